@@ -1,0 +1,771 @@
+//! Instruction set: opcodes, operands, instructions, programs (see ISA.md).
+
+use crate::types::RegType;
+
+/// An EU opcode (Gfx11, Align1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Opcode {
+    /// Move with conversion.
+    Mov,
+    /// Select (predicated) or min/max (`.l` / `.ge`).
+    Sel,
+    /// Bitwise NOT.
+    Not,
+    /// Bitwise AND.
+    And,
+    /// Bitwise OR.
+    Or,
+    /// Bitwise XOR.
+    Xor,
+    /// Shift left.
+    Shl,
+    /// Logical shift right.
+    Shr,
+    /// Arithmetic shift right.
+    Asr,
+    /// Compare; writes flags and a 0/~0 destination.
+    Cmp,
+    /// Compare, true when src1 is NaN.
+    Cmpn,
+    /// Add.
+    Add,
+    /// Rounding integer average.
+    Avg,
+    /// Multiply.
+    Mul,
+    /// Fused multiply-add: src0 + src1·src2.
+    Mad,
+    /// Fraction: x − floor(x).
+    Frc,
+    /// Round down.
+    Rndd,
+    /// Round to nearest even.
+    Rnde,
+    /// Round toward zero.
+    Rndz,
+    /// Leading zero detect.
+    Lzd,
+    /// Find first bit high.
+    Fbh,
+    /// Find first bit low.
+    Fbl,
+    /// Count bits set.
+    Cbit,
+    /// Bit reverse.
+    Bfrev,
+    /// Bit field extract (width, offset, value).
+    Bfe,
+    /// Bit field mask (width, offset).
+    Bfi1,
+    /// Bit field insert (mask, insert, base).
+    Bfi2,
+    /// Conditional select on src2 compared with zero.
+    Csel,
+    /// Extended math (integer division functions).
+    Math,
+    /// Structured IF.
+    If,
+    /// Structured ELSE.
+    Else,
+    /// Structured ENDIF.
+    Endif,
+    /// Loop back-edge (DO-less loops).
+    While,
+    /// Loop break.
+    Break,
+    /// Loop continue.
+    Cont,
+    /// Halt (discard) to the halt target.
+    Halt,
+    /// Message send (surface load/store, thread end).
+    Send,
+    /// No operation.
+    Nop,
+}
+
+/// Every opcode, in a fixed order (the index used by statistics).
+pub const ALL_OPCODES: [Opcode; 38] = [
+    Opcode::Mov,
+    Opcode::Sel,
+    Opcode::Not,
+    Opcode::And,
+    Opcode::Or,
+    Opcode::Xor,
+    Opcode::Shl,
+    Opcode::Shr,
+    Opcode::Asr,
+    Opcode::Cmp,
+    Opcode::Cmpn,
+    Opcode::Add,
+    Opcode::Avg,
+    Opcode::Mul,
+    Opcode::Mad,
+    Opcode::Frc,
+    Opcode::Rndd,
+    Opcode::Rnde,
+    Opcode::Rndz,
+    Opcode::Lzd,
+    Opcode::Fbh,
+    Opcode::Fbl,
+    Opcode::Cbit,
+    Opcode::Bfrev,
+    Opcode::Bfe,
+    Opcode::Bfi1,
+    Opcode::Bfi2,
+    Opcode::Csel,
+    Opcode::Math,
+    Opcode::If,
+    Opcode::Else,
+    Opcode::Endif,
+    Opcode::While,
+    Opcode::Break,
+    Opcode::Cont,
+    Opcode::Halt,
+    Opcode::Send,
+    Opcode::Nop,
+];
+
+impl Opcode {
+    /// Mnemonic as printed by Mesa's disassembler.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Opcode::Mov => "mov",
+            Opcode::Sel => "sel",
+            Opcode::Not => "not",
+            Opcode::And => "and",
+            Opcode::Or => "or",
+            Opcode::Xor => "xor",
+            Opcode::Shl => "shl",
+            Opcode::Shr => "shr",
+            Opcode::Asr => "asr",
+            Opcode::Cmp => "cmp",
+            Opcode::Cmpn => "cmpn",
+            Opcode::Add => "add",
+            Opcode::Avg => "avg",
+            Opcode::Mul => "mul",
+            Opcode::Mad => "mad",
+            Opcode::Frc => "frc",
+            Opcode::Rndd => "rndd",
+            Opcode::Rnde => "rnde",
+            Opcode::Rndz => "rndz",
+            Opcode::Lzd => "lzd",
+            Opcode::Fbh => "fbh",
+            Opcode::Fbl => "fbl",
+            Opcode::Cbit => "cbit",
+            Opcode::Bfrev => "bfrev",
+            Opcode::Bfe => "bfe",
+            Opcode::Bfi1 => "bfi1",
+            Opcode::Bfi2 => "bfi2",
+            Opcode::Csel => "csel",
+            Opcode::Math => "math",
+            Opcode::If => "if",
+            Opcode::Else => "else",
+            Opcode::Endif => "endif",
+            Opcode::While => "while",
+            Opcode::Break => "break",
+            Opcode::Cont => "cont",
+            Opcode::Halt => "halt",
+            Opcode::Send => "send",
+            Opcode::Nop => "nop",
+        }
+    }
+
+    /// Look an opcode up by mnemonic.
+    pub fn from_name(s: &str) -> Option<Opcode> {
+        ALL_OPCODES.iter().copied().find(|o| o.name() == s)
+    }
+
+    /// Position in [`ALL_OPCODES`].
+    pub fn index(self) -> usize {
+        ALL_OPCODES.iter().position(|&o| o == self).unwrap_or(0)
+    }
+
+    /// Number of register/immediate sources (sends and control flow: 0).
+    pub const fn num_srcs(self) -> usize {
+        match self {
+            Opcode::Mov
+            | Opcode::Not
+            | Opcode::Frc
+            | Opcode::Rndd
+            | Opcode::Rnde
+            | Opcode::Rndz
+            | Opcode::Lzd
+            | Opcode::Fbh
+            | Opcode::Fbl
+            | Opcode::Cbit
+            | Opcode::Bfrev => 1,
+            Opcode::Sel
+            | Opcode::And
+            | Opcode::Or
+            | Opcode::Xor
+            | Opcode::Shl
+            | Opcode::Shr
+            | Opcode::Asr
+            | Opcode::Cmp
+            | Opcode::Cmpn
+            | Opcode::Add
+            | Opcode::Avg
+            | Opcode::Mul
+            | Opcode::Bfi1
+            | Opcode::Math => 2,
+            Opcode::Mad | Opcode::Bfe | Opcode::Bfi2 | Opcode::Csel => 3,
+            _ => 0,
+        }
+    }
+
+    /// Whether the opcode has a destination operand (ALU instructions).
+    pub const fn has_dst(self) -> bool {
+        self.num_srcs() > 0
+    }
+
+    /// Structured control-flow opcode.
+    pub const fn is_cf(self) -> bool {
+        matches!(
+            self,
+            Opcode::If
+                | Opcode::Else
+                | Opcode::Endif
+                | Opcode::While
+                | Opcode::Break
+                | Opcode::Cont
+                | Opcode::Halt
+        )
+    }
+
+    /// Logic opcode (negate means bitwise NOT, abs is illegal).
+    pub const fn is_logic(self) -> bool {
+        matches!(self, Opcode::Not | Opcode::And | Opcode::Or | Opcode::Xor)
+    }
+
+    /// Whether the opcode carries a JIP.
+    pub const fn has_jip(self) -> bool {
+        self.is_cf()
+    }
+
+    /// Whether the opcode carries a UIP.
+    pub const fn has_uip(self) -> bool {
+        matches!(
+            self,
+            Opcode::If | Opcode::Else | Opcode::Break | Opcode::Cont | Opcode::Halt
+        )
+    }
+}
+
+/// Extended math function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MathFn {
+    /// Integer quotient (truncating).
+    IntDiv,
+    /// Integer remainder (sign of the dividend).
+    IntMod,
+}
+
+impl MathFn {
+    /// Mesa's name for the function.
+    pub const fn name(self) -> &'static str {
+        match self {
+            MathFn::IntDiv => "intdiv",
+            MathFn::IntMod => "intmod",
+        }
+    }
+
+    /// Look up a function by name.
+    pub fn from_name(s: &str) -> Option<MathFn> {
+        match s {
+            "intdiv" => Some(MathFn::IntDiv),
+            "intmod" => Some(MathFn::IntMod),
+            _ => None,
+        }
+    }
+}
+
+/// Conditional modifier.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CondMod {
+    /// Equal to zero.
+    Z,
+    /// Not zero (true for NaN).
+    Nz,
+    /// Greater than.
+    G,
+    /// Greater or equal.
+    Ge,
+    /// Less than.
+    L,
+    /// Less or equal.
+    Le,
+    /// Overflow.
+    O,
+    /// Unordered (NaN).
+    U,
+}
+
+impl CondMod {
+    /// Suffix without the dot.
+    pub const fn name(self) -> &'static str {
+        match self {
+            CondMod::Z => "z",
+            CondMod::Nz => "nz",
+            CondMod::G => "g",
+            CondMod::Ge => "ge",
+            CondMod::L => "l",
+            CondMod::Le => "le",
+            CondMod::O => "o",
+            CondMod::U => "u",
+        }
+    }
+
+    /// Parse a suffix (`e`/`ne` accepted as aliases of `z`/`nz`).
+    pub fn from_name(s: &str) -> Option<CondMod> {
+        Some(match s {
+            "z" | "e" => CondMod::Z,
+            "nz" | "ne" => CondMod::Nz,
+            "g" => CondMod::G,
+            "ge" => CondMod::Ge,
+            "l" => CondMod::L,
+            "le" => CondMod::Le,
+            "o" => CondMod::O,
+            "u" => CondMod::U,
+            _ => return None,
+        })
+    }
+}
+
+/// Predicate control (Align1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PredMode {
+    /// The channel's own flag bit.
+    Normal,
+    /// OR of the aligned group of N flag bits (N = 2, 4, 8, 16, 32).
+    Any(u8),
+    /// AND of the aligned group of N flag bits.
+    All(u8),
+}
+
+/// A predicate: mode plus inversion.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Predicate {
+    /// `-` (inverse) rather than `+`.
+    pub inverse: bool,
+    /// Normal or horizontal any/all.
+    pub mode: PredMode,
+}
+
+impl Predicate {
+    /// The normal, non-inverted predicate.
+    pub const NORMAL: Predicate = Predicate {
+        inverse: false,
+        mode: PredMode::Normal,
+    };
+    /// The inverted predicate.
+    pub const INVERSE: Predicate = Predicate {
+        inverse: true,
+        mode: PredMode::Normal,
+    };
+}
+
+/// Flag register/subregister used by predication and conditional modifiers
+/// (one shared field, as in the hardware encoding).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct FlagReg {
+    /// Register number (0 or 1).
+    pub nr: u8,
+    /// Subregister (0 or 1, 16 bits each).
+    pub sub: u8,
+}
+
+impl FlagReg {
+    /// Index s of the 16-bit subregister in the flag file (f0.0=0 … f1.1=3).
+    pub const fn index(self) -> u32 {
+        self.nr as u32 * 2 + self.sub as u32
+    }
+}
+
+/// A source region `<vstride;width,hstride>` in elements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Region {
+    /// Vertical stride.
+    pub v: u8,
+    /// Width.
+    pub w: u8,
+    /// Horizontal stride.
+    pub h: u8,
+}
+
+impl Region {
+    /// Scalar broadcast `<0;1,0>`.
+    pub const SCALAR: Region = Region { v: 0, w: 1, h: 0 };
+
+    /// Construct a region.
+    pub const fn new(v: u8, w: u8, h: u8) -> Region {
+        Region { v, w, h }
+    }
+
+    /// The packed region `<n;n,1>` for exec size n (n ≤ 16), `<16;16,1>`-style rows otherwise.
+    pub const fn packed(exec: u8) -> Region {
+        if exec == 1 {
+            Region::SCALAR
+        } else if exec >= 8 {
+            Region { v: 8, w: 8, h: 1 }
+        } else {
+            Region {
+                v: exec,
+                w: exec,
+                h: 1,
+            }
+        }
+    }
+}
+
+/// Source operand storage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SrcKind {
+    /// The null register.
+    Null,
+    /// A GRF; `sub` is the subregister in units of the operand type.
+    Grf {
+        /// Register number.
+        nr: u32,
+        /// Subregister in elements of the operand's type.
+        sub: u32,
+    },
+    /// A flag register read as data; `sub` in units of the operand type.
+    Flag {
+        /// Flag register number (0 or 1).
+        nr: u8,
+        /// Subregister in elements of the operand's type.
+        sub: u8,
+    },
+    /// An immediate; raw bits of the type in the low bits.
+    Imm(u64),
+}
+
+/// A source operand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Src {
+    /// Where the data comes from.
+    pub kind: SrcKind,
+    /// Data type.
+    pub ty: RegType,
+    /// Region (immediates: `<0;1,0>`).
+    pub region: Region,
+    /// Negate modifier (bitwise NOT on logic ops).
+    pub neg: bool,
+    /// Absolute-value modifier.
+    pub abs: bool,
+}
+
+impl Src {
+    /// A GRF source.
+    pub const fn grf(nr: u32, sub: u32, ty: RegType, region: Region) -> Src {
+        Src {
+            kind: SrcKind::Grf { nr, sub },
+            ty,
+            region,
+            neg: false,
+            abs: false,
+        }
+    }
+
+    /// An immediate with raw bits `bits` of type `ty`.
+    pub const fn imm(bits: u64, ty: RegType) -> Src {
+        Src {
+            kind: SrcKind::Imm(bits),
+            ty,
+            region: Region::SCALAR,
+            neg: false,
+            abs: false,
+        }
+    }
+
+    /// The null source.
+    pub const fn null(ty: RegType) -> Src {
+        Src {
+            kind: SrcKind::Null,
+            ty,
+            region: Region::SCALAR,
+            neg: false,
+            abs: false,
+        }
+    }
+
+    /// A flag register source.
+    pub const fn flag(nr: u8, sub: u8, ty: RegType, region: Region) -> Src {
+        Src {
+            kind: SrcKind::Flag { nr, sub },
+            ty,
+            region,
+            neg: false,
+            abs: false,
+        }
+    }
+
+    /// With the negate modifier set.
+    pub const fn negated(mut self) -> Src {
+        self.neg = true;
+        self
+    }
+
+    /// With the abs modifier set.
+    pub const fn absolute(mut self) -> Src {
+        self.abs = true;
+        self
+    }
+
+    /// Whether this is an immediate.
+    pub const fn is_imm(&self) -> bool {
+        matches!(self.kind, SrcKind::Imm(_))
+    }
+
+    /// Whether this is the null register.
+    pub const fn is_null(&self) -> bool {
+        matches!(self.kind, SrcKind::Null)
+    }
+}
+
+/// Destination storage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DstKind {
+    /// The null register (results discarded; flags still written).
+    Null,
+    /// A GRF.
+    Grf {
+        /// Register number.
+        nr: u32,
+        /// Subregister in elements of the operand type.
+        sub: u32,
+    },
+    /// A flag register written as data.
+    Flag {
+        /// Flag register number.
+        nr: u8,
+        /// Subregister in elements of the operand type.
+        sub: u8,
+    },
+}
+
+/// A destination operand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Dst {
+    /// Where results go.
+    pub kind: DstKind,
+    /// Data type.
+    pub ty: RegType,
+    /// Horizontal stride in elements (1, 2 or 4).
+    pub stride: u8,
+}
+
+impl Dst {
+    /// A GRF destination.
+    pub const fn grf(nr: u32, sub: u32, ty: RegType, stride: u8) -> Dst {
+        Dst {
+            kind: DstKind::Grf { nr, sub },
+            ty,
+            stride,
+        }
+    }
+
+    /// The null destination.
+    pub const fn null(ty: RegType) -> Dst {
+        Dst {
+            kind: DstKind::Null,
+            ty,
+            stride: 1,
+        }
+    }
+
+    /// Whether this is the null register.
+    pub const fn is_null(&self) -> bool {
+        matches!(self.kind, DstKind::Null)
+    }
+}
+
+/// Bytes moved per lane by a surface message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MsgSize {
+    /// 1 byte.
+    B8,
+    /// 2 bytes.
+    B16,
+    /// 4 bytes.
+    B32,
+    /// 8 bytes.
+    B64,
+}
+
+impl MsgSize {
+    /// Bytes per lane.
+    pub const fn bytes(self) -> u32 {
+        match self {
+            MsgSize::B8 => 1,
+            MsgSize::B16 => 2,
+            MsgSize::B32 => 4,
+            MsgSize::B64 => 8,
+        }
+    }
+
+    /// Bytes each lane occupies in the data payload (4, or 8 for B64).
+    pub const fn payload_bytes(self) -> u32 {
+        if matches!(self, MsgSize::B64) {
+            8
+        } else {
+            4
+        }
+    }
+
+    /// Suffix: `b8` … `b64`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            MsgSize::B8 => "b8",
+            MsgSize::B16 => "b16",
+            MsgSize::B32 => "b32",
+            MsgSize::B64 => "b64",
+        }
+    }
+
+    /// From a suffix.
+    pub fn from_name(s: &str) -> Option<MsgSize> {
+        Some(match s {
+            "b8" => MsgSize::B8,
+            "b16" => MsgSize::B16,
+            "b32" => MsgSize::B32,
+            "b64" => MsgSize::B64,
+            _ => return None,
+        })
+    }
+}
+
+/// A message descriptor (see ABI.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Message {
+    /// Per-lane load from the input surface into `dst`.
+    Load {
+        /// Bytes per lane.
+        size: MsgSize,
+        /// First GRF of the returned data.
+        dst: u32,
+        /// First GRF of the per-lane UD addresses.
+        addr: u32,
+    },
+    /// Per-lane store to the output surface.
+    Store {
+        /// Bytes per lane.
+        size: MsgSize,
+        /// First GRF of the per-lane UD addresses.
+        addr: u32,
+        /// First GRF of the per-lane data.
+        data: u32,
+    },
+    /// Thread-spawner end message (only useful with EOT).
+    End {
+        /// Payload GRF (content ignored).
+        payload: u32,
+    },
+}
+
+/// One instruction.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Instruction {
+    /// Opcode.
+    pub op: Opcode,
+    /// Math function (MATH only).
+    pub math: Option<MathFn>,
+    /// Message (SEND only).
+    pub msg: Option<Message>,
+    /// Execution size: 1, 2, 4, 8, 16 or 32.
+    pub exec_size: u8,
+    /// Channel offset (quarter / nibble control): first channel.
+    pub group: u8,
+    /// NoMask (WE_all).
+    pub we_all: bool,
+    /// End of thread (SEND only).
+    pub eot: bool,
+    /// Predicate, if any.
+    pub pred: Option<Predicate>,
+    /// Conditional modifier, if any.
+    pub cmod: Option<CondMod>,
+    /// Flag register used by the predicate and the conditional modifier.
+    pub flag: FlagReg,
+    /// Saturate.
+    pub sat: bool,
+    /// Destination (ALU instructions; null otherwise).
+    pub dst: Dst,
+    /// Sources (ALU instructions).
+    pub srcs: Vec<Src>,
+    /// Jump target as an absolute instruction index (control flow).
+    pub jip: Option<u32>,
+    /// Update target as an absolute instruction index (control flow).
+    pub uip: Option<u32>,
+}
+
+impl Instruction {
+    /// A bare instruction with the given opcode and execution size; other
+    /// fields default (no predicate, no cmod, f0.0, null dst, no sources).
+    pub fn new(op: Opcode, exec_size: u8) -> Instruction {
+        Instruction {
+            op,
+            math: None,
+            msg: None,
+            exec_size,
+            group: 0,
+            we_all: false,
+            eot: false,
+            pred: None,
+            cmod: None,
+            flag: FlagReg::default(),
+            sat: false,
+            dst: Dst::null(RegType::UD),
+            srcs: Vec::new(),
+            jip: None,
+            uip: None,
+        }
+    }
+
+    /// An ALU instruction with a destination and sources.
+    pub fn alu(op: Opcode, exec_size: u8, dst: Dst, srcs: &[Src]) -> Instruction {
+        let mut i = Instruction::new(op, exec_size);
+        i.dst = dst;
+        i.srcs = srcs.to_vec();
+        i
+    }
+
+    /// Whether the instruction writes flags (cmod on anything but SEL/CSEL).
+    pub fn writes_flag(&self) -> bool {
+        self.cmod.is_some() && !matches!(self.op, Opcode::Sel | Opcode::Csel) && !self.op.is_cf()
+    }
+}
+
+/// A program: a sequence of instructions; branch targets are indices into it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Program {
+    /// The instructions.
+    pub insts: Vec<Instruction>,
+}
+
+/// Machine configuration shared by the validator and the simulator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MachineConfig {
+    /// Bytes per GRF (32 on Gfx11; 64 models Xe2-sized registers).
+    pub grf_bytes: u32,
+    /// Number of GRFs (128 on hardware; larger for a virtual-register mode).
+    pub grf_count: u32,
+}
+
+impl MachineConfig {
+    /// Gfx11: 128 × 32-byte GRFs.
+    pub const GFX11: MachineConfig = MachineConfig {
+        grf_bytes: 32,
+        grf_count: 128,
+    };
+
+    /// Total GRF file size in bytes.
+    pub const fn grf_file_bytes(&self) -> u64 {
+        self.grf_bytes as u64 * self.grf_count as u64
+    }
+}
+
+impl Default for MachineConfig {
+    fn default() -> Self {
+        MachineConfig::GFX11
+    }
+}

@@ -1,0 +1,1 @@
+//! The EU model (being written).

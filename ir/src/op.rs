@@ -1,0 +1,469 @@
+//! The op table: one row per op with its name, signature, attributes, exact
+//! semantics (doc) and evaluator. The printer, parser, validator,
+//! interpreter and generator are all driven by this table.
+
+use crate::eval::{self, EvalFn};
+use crate::types::SizeSet;
+
+/// How an op's sources and result are sized.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sig {
+    /// `srcs` sources and the result share one bit size from `sizes`.
+    Same {
+        /// Number of sources.
+        srcs: u8,
+        /// Allowed sizes.
+        sizes: SizeSet,
+    },
+    /// Two sources of one size from `sizes`; a 1-bit result.
+    Compare {
+        /// Allowed source sizes.
+        sizes: SizeSet,
+    },
+    /// One source sized from `from`; a result sized from `to`.
+    Convert {
+        /// Allowed source sizes.
+        from: SizeSet,
+        /// Allowed result sizes.
+        to: SizeSet,
+    },
+    /// src0 and the result share a size from `sizes`; src1 is 32-bit
+    /// (a shift count, a byte index or a lane index).
+    Indexed {
+        /// Allowed sizes of src0 and the result.
+        sizes: SizeSet,
+    },
+    /// A 1-bit condition, then two sources and a result of one size.
+    Select {
+        /// Allowed sizes of the two values.
+        sizes: SizeSet,
+    },
+    /// `srcs` 32-bit sources and a 32-bit result.
+    Fixed32 {
+        /// Number of sources.
+        srcs: u8,
+    },
+    /// No sources; a result sized from `sizes`.
+    Nullary {
+        /// Allowed result sizes.
+        sizes: SizeSet,
+    },
+    /// No sources; the result has the declared type's size of slot `imm`.
+    LoadSlot,
+    /// One source of the declared output type of slot `imm`; no result.
+    StoreSlot,
+}
+
+impl Sig {
+    /// The number of sources.
+    pub const fn num_srcs(self) -> usize {
+        match self {
+            Sig::Same { srcs, .. } | Sig::Fixed32 { srcs } => srcs as usize,
+            Sig::Compare { .. } | Sig::Indexed { .. } => 2,
+            Sig::Convert { .. } | Sig::StoreSlot => 1,
+            Sig::Select { .. } => 3,
+            Sig::Nullary { .. } | Sig::LoadSlot => 0,
+        }
+    }
+
+    /// Whether the op produces a value.
+    pub const fn has_dest(self) -> bool {
+        !matches!(self, Sig::StoreSlot)
+    }
+}
+
+/// What kind of thing an op is, which decides how the interpreter runs it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpClass {
+    /// A per-lane function of its sources (the table's `eval`).
+    Alu,
+    /// `load_const`: the value is the instruction's immediate.
+    Const,
+    /// A subgroup op: reads other lanes or the active set.
+    Subgroup,
+    /// Input, uniform and output access, and invocation ids.
+    Io,
+}
+
+/// Op attributes, as bit flags.
+pub mod flags {
+    /// No side effects, and the result depends only on the sources and the
+    /// lane's own identity: may be removed if unused, merged or moved.
+    pub const PURE: u8 = 1;
+    /// Has an effect beyond its result (stores).
+    pub const SIDE_EFFECTS: u8 = 2;
+    /// The result depends on which lanes are active (seed 004).
+    pub const CROSS_INVOCATION: u8 = 4;
+    /// Some inputs are undefined behaviour (the doc lists them).
+    pub const MAY_BE_UNDEFINED: u8 = 8;
+    /// Reads another lane, but more active lanes only make it more defined,
+    /// so it may be speculated (NIR's peephole-select whitelist).
+    pub const READS_OTHER_LANE: u8 = 16;
+}
+
+/// One row of the op table.
+#[derive(Debug)]
+pub struct OpInfo {
+    /// The op.
+    pub op: Op,
+    /// Its text name.
+    pub name: &'static str,
+    /// How it is run.
+    pub class: OpClass,
+    /// Its source and result sizes.
+    pub sig: Sig,
+    /// Attribute flags (see [`flags`]).
+    pub flags: u8,
+    /// Per-lane evaluator, for ALU ops.
+    pub eval: Option<EvalFn>,
+    /// The exact semantics, including undefined inputs.
+    pub doc: &'static str,
+}
+
+use flags::*;
+const ALU: u8 = PURE;
+const ALU_UB: u8 = PURE | MAY_BE_UNDEFINED;
+
+const fn same(srcs: u8, sizes: SizeSet) -> Sig {
+    Sig::Same { srcs, sizes }
+}
+const fn conv(from: SizeSet, to: SizeSet) -> Sig {
+    Sig::Convert { from, to }
+}
+const INT: SizeSet = SizeSet::INT;
+const FLOAT: SizeSet = SizeSet::FLOAT;
+const BOOL: SizeSet = SizeSet::BOOL;
+const INT_BOOL: SizeSet = SizeSet::INT_BOOL;
+const ANY: SizeSet = SizeSet::ANY;
+const B32: SizeSet = SizeSet::B32;
+
+macro_rules! op_table {
+    ($( $variant:ident = $name:literal, $class:ident, $sig:expr, $flags:expr, $eval:expr, $doc:literal; )*) => {
+        /// Every IR op. `op.info()` gives its table row.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[allow(missing_docs)]
+        pub enum Op { $($variant),* }
+
+        /// The op table, indexed by `Op as usize`.
+        pub static OPS: &[OpInfo] = &[
+            $( OpInfo { op: Op::$variant, name: $name, class: OpClass::$class, sig: $sig,
+                        flags: $flags, eval: $eval, doc: $doc } ),*
+        ];
+    };
+}
+
+op_table! {
+    LoadConst = "load_const", Const, Sig::Nullary { sizes: ANY }, ALU, None,
+        "The instruction's immediate, masked to the result size.";
+
+    // integer arithmetic (signedness belongs to the op)
+    Iadd = "iadd", Alu, same(2, INT), ALU, Some(eval::iadd), "a + b, wrapping.";
+    Isub = "isub", Alu, same(2, INT), ALU, Some(eval::isub), "a - b, wrapping.";
+    Imul = "imul", Alu, same(2, INT), ALU, Some(eval::imul), "Low half of a * b (wrapping).";
+    Ineg = "ineg", Alu, same(1, INT), ALU, Some(eval::ineg), "-a, wrapping (ineg(MIN) = MIN).";
+    Iabs = "iabs", Alu, same(1, INT), ALU, Some(eval::iabs), "|a| as signed, wrapping (iabs(MIN) = MIN).";
+    Imin = "imin", Alu, same(2, INT), ALU, Some(eval::imin), "Signed minimum.";
+    Imax = "imax", Alu, same(2, INT), ALU, Some(eval::imax), "Signed maximum.";
+    Umin = "umin", Alu, same(2, INT), ALU, Some(eval::umin), "Unsigned minimum.";
+    Umax = "umax", Alu, same(2, INT), ALU, Some(eval::umax), "Unsigned maximum.";
+    Idiv = "idiv", Alu, same(2, INT), ALU_UB, Some(eval::idiv),
+        "Signed a / b rounded toward zero. Undefined: b = 0, and a = MIN with b = -1.";
+    Udiv = "udiv", Alu, same(2, INT), ALU_UB, Some(eval::udiv),
+        "Unsigned a / b. Undefined: b = 0.";
+    Irem = "irem", Alu, same(2, INT), ALU_UB, Some(eval::irem),
+        "Signed remainder with the sign of a (a - b * idiv(a, b)). Undefined: b = 0, and a = MIN with b = -1.";
+    Imod = "imod", Alu, same(2, INT), ALU_UB, Some(eval::imod),
+        "Signed modulo with the sign of b (floored). Undefined: b = 0, and a = MIN with b = -1.";
+    Umod = "umod", Alu, same(2, INT), ALU_UB, Some(eval::umod),
+        "Unsigned a mod b. Undefined: b = 0.";
+    ImulHigh = "imul_high", Alu, same(2, INT), ALU, Some(eval::imul_high),
+        "High half of the exact signed 2n-bit product.";
+    UmulHigh = "umul_high", Alu, same(2, INT), ALU, Some(eval::umul_high),
+        "High half of the exact unsigned 2n-bit product.";
+
+    // shifts and logic
+    Ishl = "ishl", Alu, Sig::Indexed { sizes: INT }, ALU, Some(eval::ishl),
+        "a << (b & (n-1)); b is 32-bit.";
+    Ishr = "ishr", Alu, Sig::Indexed { sizes: INT }, ALU, Some(eval::ishr),
+        "Arithmetic a >> (b & (n-1)); b is 32-bit.";
+    Ushr = "ushr", Alu, Sig::Indexed { sizes: INT }, ALU, Some(eval::ushr),
+        "Logical a >> (b & (n-1)); b is 32-bit.";
+    Iand = "iand", Alu, same(2, INT_BOOL), ALU, Some(eval::iand), "Bitwise AND (boolean AND at 1 bit).";
+    Ior = "ior", Alu, same(2, INT_BOOL), ALU, Some(eval::ior), "Bitwise OR (boolean OR at 1 bit).";
+    Ixor = "ixor", Alu, same(2, INT_BOOL), ALU, Some(eval::ixor), "Bitwise XOR (boolean XOR at 1 bit).";
+    Inot = "inot", Alu, same(1, INT_BOOL), ALU, Some(eval::inot), "Bitwise NOT (boolean NOT at 1 bit).";
+
+    // comparisons
+    Ieq = "ieq", Alu, Sig::Compare { sizes: INT_BOOL }, ALU, Some(eval::ieq), "a == b (also on booleans).";
+    Ine = "ine", Alu, Sig::Compare { sizes: INT_BOOL }, ALU, Some(eval::ine), "a != b (also on booleans).";
+    Ilt = "ilt", Alu, Sig::Compare { sizes: INT }, ALU, Some(eval::ilt), "Signed a < b.";
+    Ige = "ige", Alu, Sig::Compare { sizes: INT }, ALU, Some(eval::ige), "Signed a >= b.";
+    Ult = "ult", Alu, Sig::Compare { sizes: INT }, ALU, Some(eval::ult), "Unsigned a < b.";
+    Uge = "uge", Alu, Sig::Compare { sizes: INT }, ALU, Some(eval::uge), "Unsigned a >= b.";
+    Feq = "feq", Alu, Sig::Compare { sizes: FLOAT }, ALU, Some(eval::feq),
+        "Ordered a == b: false if either is NaN; -0 == +0.";
+    Fneu = "fneu", Alu, Sig::Compare { sizes: FLOAT }, ALU, Some(eval::fneu),
+        "Unordered a != b: true if either is NaN.";
+    Flt = "flt", Alu, Sig::Compare { sizes: FLOAT }, ALU, Some(eval::flt),
+        "Ordered a < b: false if either is NaN.";
+    Fge = "fge", Alu, Sig::Compare { sizes: FLOAT }, ALU, Some(eval::fge),
+        "Ordered a >= b: false if either is NaN.";
+
+    // float arithmetic
+    Fadd = "fadd", Alu, same(2, FLOAT), ALU, Some(eval::fadd), "IEEE a + b, one rounding (nearest even).";
+    Fsub = "fsub", Alu, same(2, FLOAT), ALU, Some(eval::fsub), "IEEE a - b, one rounding.";
+    Fmul = "fmul", Alu, same(2, FLOAT), ALU, Some(eval::fmul), "IEEE a * b, one rounding.";
+    Ffma = "ffma", Alu, same(3, FLOAT), ALU, Some(eval::ffma),
+        "Fused a * b + c with a single rounding.";
+    Fneg = "fneg", Alu, same(1, FLOAT), ALU, Some(eval::fneg),
+        "Flips the sign bit (NaN payloads are kept).";
+    Fabs = "fabs", Alu, same(1, FLOAT), ALU, Some(eval::fabs),
+        "Clears the sign bit (NaN payloads are kept).";
+    Fsat = "fsat", Alu, same(1, FLOAT), ALU, Some(eval::fsat),
+        "Clamp to [0, 1]: NaN -> +0, x <= 0 (including -0) -> +0, x >= 1 -> 1.";
+    Fmin = "fmin", Alu, same(2, FLOAT), ALU, Some(eval::fmin),
+        "minNum: a NaN operand yields the other operand (two NaNs: canonical NaN); -0 < +0.";
+    Fmax = "fmax", Alu, same(2, FLOAT), ALU, Some(eval::fmax),
+        "maxNum: a NaN operand yields the other operand (two NaNs: canonical NaN); -0 < +0.";
+    Ffloor = "ffloor", Alu, same(1, FLOAT), ALU, Some(eval::ffloor), "Round toward -inf (sign of zero kept).";
+    Fceil = "fceil", Alu, same(1, FLOAT), ALU, Some(eval::fceil), "Round toward +inf (ceil(-0.5) = -0).";
+    Ftrunc = "ftrunc", Alu, same(1, FLOAT), ALU, Some(eval::ftrunc), "Round toward zero (sign of zero kept).";
+    FroundEven = "fround_even", Alu, same(1, FLOAT), ALU, Some(eval::fround_even),
+        "Round to nearest, ties to even (sign of zero kept).";
+    Ffract = "ffract", Alu, same(1, FLOAT), ALU, Some(eval::ffract),
+        "a - ffloor(a), one rounding (may round up to 1.0 for tiny negative a; inf -> NaN).";
+    Fsign = "fsign", Alu, same(1, FLOAT), ALU, Some(eval::fsign),
+        "±0 keeps its sign; any other value, NaN included, is copysign(1.0, a).";
+
+    // conversions; the result size is the printed bit size
+    I2i = "i2i", Alu, conv(INT, INT), ALU, Some(eval::i2i), "Sign-extend or truncate.";
+    U2u = "u2u", Alu, conv(INT, INT), ALU, Some(eval::u2u), "Zero-extend or truncate.";
+    I2f = "i2f", Alu, conv(INT, FLOAT), ALU, Some(eval::i2f),
+        "Signed integer to float, nearest even (f16 overflows to ±inf).";
+    U2f = "u2f", Alu, conv(INT, FLOAT), ALU, Some(eval::u2f),
+        "Unsigned integer to float, nearest even (f16 overflows to +inf).";
+    F2i = "f2i", Alu, conv(FLOAT, INT), ALU_UB, Some(eval::f2i),
+        "Truncate toward zero to a signed integer. Undefined: NaN, and results outside the signed range.";
+    F2u = "f2u", Alu, conv(FLOAT, INT), ALU_UB, Some(eval::f2u),
+        "Truncate toward zero to an unsigned integer. Undefined: NaN, and results outside [0, 2^n - 1].";
+    F2f = "f2f", Alu, conv(FLOAT, FLOAT), ALU, Some(eval::f2f),
+        "Float to float, nearest even; NaN -> canonical NaN; overflow -> ±inf.";
+    B2i = "b2i", Alu, conv(BOOL, INT), ALU, Some(eval::b2i), "true -> 1, false -> 0.";
+    B2f = "b2f", Alu, conv(BOOL, FLOAT), ALU, Some(eval::b2f), "true -> 1.0, false -> +0.0.";
+    I2b = "i2b", Alu, conv(INT, BOOL), ALU, Some(eval::i2b), "a != 0.";
+    F2b = "f2b", Alu, conv(FLOAT, BOOL), ALU, Some(eval::f2b), "a != 0.0 (unordered: NaN -> true; -0 -> false).";
+
+    Bcsel = "bcsel", Alu, Sig::Select { sizes: ANY }, ALU, Some(eval::bcsel), "c ? a : b.";
+
+    // bitfield
+    Bfm = "bfm", Alu, Sig::Fixed32 { srcs: 2 }, ALU, Some(eval::bfm),
+        "bfm(bits, offset) = ((1 << (bits & 31)) - 1) << (offset & 31) (never a 32-bit-wide mask).";
+    Bfi = "bfi", Alu, Sig::Fixed32 { srcs: 3 }, ALU, Some(eval::bfi),
+        "bfi(mask, insert, base) = ((insert << ctz(mask)) & mask) | (base & ~mask); mask = 0 -> base.";
+    Ibfe = "ibfe", Alu, Sig::Fixed32 { srcs: 3 }, ALU, Some(eval::ibfe),
+        "ibfe(value, offset, bits): o = offset & 31, w = bits & 31; w = 0 -> 0; o + w < 32 -> the w bits at o, sign-extended; else value >> o (arithmetic).";
+    Ubfe = "ubfe", Alu, Sig::Fixed32 { srcs: 3 }, ALU, Some(eval::ubfe),
+        "ubfe(value, offset, bits): o = offset & 31, w = bits & 31; w = 0 -> 0; o + w < 32 -> the w bits at o, zero-extended; else value >> o (logical).";
+    BitfieldInsert = "bitfield_insert", Alu, Sig::Fixed32 { srcs: 4 }, ALU_UB, Some(eval::bitfield_insert),
+        "GLSL bitfieldInsert(base, insert, offset, bits) with bits = 32 allowed. Undefined: offset or bits negative, or offset + bits > 32.";
+    BitfieldReverse = "bitfield_reverse", Alu, same(1, INT), ALU, Some(eval::bitfield_reverse),
+        "Reverses the n bits.";
+    BitCount = "bit_count", Alu, conv(INT, B32), ALU, Some(eval::bit_count), "Population count (32-bit result).";
+    FindLsb = "find_lsb", Alu, conv(INT, B32), ALU, Some(eval::find_lsb),
+        "Index of the lowest set bit; -1 for 0 (32-bit result).";
+    UfindMsb = "ufind_msb", Alu, conv(INT, B32), ALU, Some(eval::ufind_msb),
+        "Index of the highest set bit; -1 for 0 (32-bit result).";
+    IfindMsb = "ifind_msb", Alu, conv(INT, B32), ALU, Some(eval::ifind_msb),
+        "Index of the highest bit that differs from the sign bit; -1 for 0 and -1 (32-bit result).";
+    ExtractU8 = "extract_u8", Alu, Sig::Indexed { sizes: INT }, ALU_UB, Some(eval::extract_u8),
+        "Byte b of a, zero-extended. Undefined: b >= n/8.";
+    ExtractI8 = "extract_i8", Alu, Sig::Indexed { sizes: INT }, ALU_UB, Some(eval::extract_i8),
+        "Byte b of a, sign-extended. Undefined: b >= n/8.";
+    ExtractU16 = "extract_u16", Alu, Sig::Indexed { sizes: SizeSet(4 | 8 | 16) }, ALU_UB, Some(eval::extract_u16),
+        "Word b of a, zero-extended. Undefined: b >= n/16.";
+    ExtractI16 = "extract_i16", Alu, Sig::Indexed { sizes: SizeSet(4 | 8 | 16) }, ALU_UB, Some(eval::extract_i16),
+        "Word b of a, sign-extended. Undefined: b >= n/16.";
+
+    // subgroup
+    Ballot = "ballot", Subgroup, conv(BOOL, SizeSet(8 | 16)), CROSS_INVOCATION, None,
+        "Bit i is set iff lane i of the subgroup is active and its c is true (32- or 64-bit result).";
+    VoteAny = "vote_any", Subgroup, same(1, BOOL), CROSS_INVOCATION, None,
+        "True iff c is true in some active lane.";
+    VoteAll = "vote_all", Subgroup, same(1, BOOL), CROSS_INVOCATION, None,
+        "True iff c is true in every active lane.";
+    VoteIeq = "vote_ieq", Subgroup, conv(INT_BOOL, BOOL), CROSS_INVOCATION, None,
+        "True iff a has the same value in every active lane.";
+    ReadFirstInvocation = "read_first_invocation", Subgroup, same(1, ANY), CROSS_INVOCATION, None,
+        "a in the lowest-numbered active lane.";
+    ReadInvocation = "read_invocation", Subgroup, Sig::Indexed { sizes: ANY }, CROSS_INVOCATION | MAY_BE_UNDEFINED | READS_OTHER_LANE, None,
+        "a in lane i. Undefined: i differs between active lanes, or lane i is not active.";
+    SubgroupInvocation = "subgroup_invocation", Io, Sig::Nullary { sizes: B32 }, PURE, None,
+        "The lane's index within its subgroup.";
+    Elect = "elect", Subgroup, Sig::Nullary { sizes: BOOL }, CROSS_INVOCATION, None,
+        "True in the lowest-numbered active lane only.";
+
+    // I/O
+    LoadInput = "load_input", Io, Sig::LoadSlot, PURE, None,
+        "The invocation's value of input slot `slot`.";
+    LoadUniform = "load_uniform", Io, Sig::LoadSlot, PURE, None,
+        "The value of uniform slot `slot` (the same in every invocation).";
+    InvocationId = "invocation_id", Io, Sig::Nullary { sizes: B32 }, PURE, None,
+        "The invocation's global index, 0..N-1.";
+    StoreOutput = "store_output", Io, Sig::StoreSlot, SIDE_EFFECTS, None,
+        "Writes the invocation's output slot `slot`; the last write wins.";
+}
+
+impl Op {
+    /// The op's table row.
+    pub fn info(self) -> &'static OpInfo {
+        &OPS[self as usize]
+    }
+
+    /// The op's text name.
+    pub fn name(self) -> &'static str {
+        self.info().name
+    }
+
+    /// Looks an op up by name.
+    pub fn from_name(name: &str) -> Option<Op> {
+        OPS.iter().find(|i| i.name == name).map(|i| i.op)
+    }
+
+    /// Every op, in table order.
+    pub fn all() -> impl Iterator<Item = Op> {
+        OPS.iter().map(|i| i.op)
+    }
+
+    /// Whether the op is printed as an intrinsic (`@name (srcs) (slot=N)`).
+    pub fn is_intrinsic(self) -> bool {
+        matches!(self.info().class, OpClass::Subgroup | OpClass::Io)
+    }
+
+    /// Whether the op takes a slot index (`imm`).
+    pub fn has_slot(self) -> bool {
+        matches!(self.info().sig, Sig::LoadSlot | Sig::StoreSlot)
+    }
+
+    /// Side-effect free, active-set independent.
+    pub fn is_pure(self) -> bool {
+        self.info().flags & PURE != 0
+    }
+
+    /// Has effects beyond its result.
+    pub fn has_side_effects(self) -> bool {
+        self.info().flags & SIDE_EFFECTS != 0
+    }
+
+    /// The result depends on which lanes are active.
+    pub fn is_cross_invocation(self) -> bool {
+        self.info().flags & CROSS_INVOCATION != 0
+    }
+
+    /// Some inputs are undefined behaviour.
+    pub fn may_be_undefined(self) -> bool {
+        self.info().flags & MAY_BE_UNDEFINED != 0
+    }
+
+    /// May be executed in lanes (or on paths) where the program did not
+    /// execute it: pure ops that are never undefined.
+    pub fn can_speculate(self) -> bool {
+        self.is_pure() && !self.may_be_undefined()
+    }
+
+    /// Ops whose operands may be swapped.
+    pub fn is_commutative(self) -> bool {
+        use Op::*;
+        matches!(
+            self,
+            Iadd | Imul | Imin | Imax | Umin | Umax | ImulHigh | UmulHigh | Iand | Ior | Ixor
+                | Ieq | Ine | Feq | Fneu | Fadd | Fmul | Fmin | Fmax
+        )
+    }
+}
+
+/// The op table as a Markdown document (checked in as ir/OPS.md).
+pub fn markdown_table() -> String {
+    let mut s = String::from(
+        "# IR ops\n\nGenerated from `ir/src/op.rs` (`cargo test -p ir` checks it; \
+         `UPDATE_OPS_MD=1 cargo test -p ir ops_md` rewrites it).\n\n\
+         Values are untyped bit vectors of 1, 8, 16, 32 or 64 bits, as in NIR; each op \
+         says how it reads them. Floats: IEEE 754, round to nearest even, denormals \
+         preserved at every size; any NaN produced by an arithmetic op or a conversion \
+         is the canonical quiet NaN (f16 0x7e00, f32 0x7fc00000, f64 0x7ff8000000000000); \
+         `fneg`/`fabs` only touch the sign bit. Booleans are 1-bit, true = 1. An \
+         undefined input makes the whole case invalid (`InvalidCase`): the oracle never \
+         gives a value for it.\n\n\
+         Attributes: P = pure, S = side effects, X = cross-invocation (depends on the \
+         active lanes), U = may be undefined, R = reads another lane (speculatable).\n\n\
+         | op | sources -> result | attrs | semantics |\n|---|---|---|---|\n",
+    );
+    for i in OPS {
+        let sig = match i.sig {
+            Sig::Same { srcs, sizes } => format!("{srcs} x n -> n, n in {sizes}"),
+            Sig::Compare { sizes } => format!("n, n -> 1, n in {sizes}"),
+            Sig::Convert { from, to } => format!("m -> n, m in {from}, n in {to}"),
+            Sig::Indexed { sizes } => format!("n, 32 -> n, n in {sizes}"),
+            Sig::Select { sizes } => format!("1, n, n -> n, n in {sizes}"),
+            Sig::Fixed32 { srcs } => format!("{srcs} x 32 -> 32"),
+            Sig::Nullary { sizes } => format!("-> n, n in {sizes}"),
+            Sig::LoadSlot => "-> declared type of `slot`".to_string(),
+            Sig::StoreSlot => "declared type of `slot` ->".to_string(),
+        };
+        let mut attrs = String::new();
+        for (bit, c) in [(PURE, 'P'), (SIDE_EFFECTS, 'S'), (CROSS_INVOCATION, 'X'), (MAY_BE_UNDEFINED, 'U'), (READS_OTHER_LANE, 'R')] {
+            if i.flags & bit != 0 {
+                attrs.push(c);
+            }
+        }
+        s.push_str(&format!("| `{}` | {} | {} | {} |\n", i.name, sig, attrs, i.doc));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_is_indexed_by_op() {
+        for (i, info) in OPS.iter().enumerate() {
+            assert_eq!(info.op as usize, i, "{}", info.name);
+            assert_eq!(Op::from_name(info.name), Some(info.op));
+        }
+    }
+
+    #[test]
+    fn alu_ops_have_evaluators() {
+        for info in OPS {
+            assert_eq!(info.class == OpClass::Alu, info.eval.is_some(), "{}", info.name);
+        }
+    }
+
+    #[test]
+    fn op_count() {
+        // 1 const + 16 int + 7 shift/logic + 10 compare + 15 float + 11 conversions
+        // + 1 bcsel + 14 bitfield + 8 subgroup + 4 I/O.
+        assert_eq!(OPS.len(), 87);
+    }
+
+    #[test]
+    fn ops_md_is_current() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/OPS.md");
+        let want = markdown_table();
+        if std::env::var_os("UPDATE_OPS_MD").is_some() {
+            std::fs::write(path, &want).unwrap();
+        }
+        let have = std::fs::read_to_string(path).unwrap_or_default();
+        assert!(have == want, "ir/OPS.md is stale: run UPDATE_OPS_MD=1 cargo test -p ir ops_md");
+    }
+
+    #[test]
+    fn attributes() {
+        assert!(Op::Ballot.is_cross_invocation());
+        assert!(!Op::Ballot.is_pure());
+        assert!(Op::StoreOutput.has_side_effects());
+        assert!(Op::Iadd.can_speculate());
+        assert!(!Op::Idiv.can_speculate());
+        assert!(!Op::VoteAny.can_speculate());
+    }
+}

@@ -1,0 +1,361 @@
+//! The reference interpreter: the meaning of an IR program over a dispatch.
+//!
+//! Invocations are split into subgroups of the SIMD width under test (the
+//! last one may be partial). The lanes of a subgroup run in lockstep with an
+//! active mask: both arms of an `if` run in order and the lanes reconverge
+//! after it; a loop runs while any lane is still in it, `break` takes lanes
+//! out until the loop ends and `continue` until the next iteration. Subgroup
+//! ops therefore see exactly the active lanes. Phis pick the source named by
+//! the block each lane last came from.
+
+use ir::eval::Args;
+use ir::op::{Op, OpClass};
+use ir::{Block, CfNode, Dispatch, Jump, Program, SlotType};
+use std::fmt;
+
+/// Interpreter settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InterpConfig {
+    /// Subgroup width: 8, 16 or 32.
+    pub simd: u32,
+    /// Instructions (per subgroup) plus loop iterations allowed before `Timeout`.
+    pub step_budget: u64,
+}
+
+impl Default for InterpConfig {
+    fn default() -> Self {
+        InterpConfig { simd: 16, step_budget: 1_000_000 }
+    }
+}
+
+/// Why the interpreter gave no outputs.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum InterpError {
+    /// The program hit undefined behaviour: the case is invalid, not the compiler.
+    #[error("invalid case: `{op}` in invocation {lane}: {reason}")]
+    InvalidCase {
+        /// The op.
+        op: &'static str,
+        /// The global invocation index.
+        lane: u32,
+        /// Why it is undefined.
+        reason: &'static str,
+    },
+    /// The step budget ran out.
+    #[error("timeout after {steps} steps")]
+    Timeout {
+        /// Steps taken.
+        steps: u64,
+    },
+    /// The program does not validate.
+    #[error("invalid program: {0}")]
+    InvalidProgram(#[from] ir::ValidationError),
+    /// The dispatch does not fit the program or the config is impossible.
+    #[error("bad dispatch: {0}")]
+    BadDispatch(String),
+}
+
+/// Per invocation and output slot: the value stored last, or never written.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Outputs {
+    /// The declared output types.
+    pub types: Vec<SlotType>,
+    /// Number of invocations.
+    pub invocations: u32,
+    /// Row-major: `values[inv * types.len() + slot]`.
+    pub values: Vec<Option<u64>>,
+}
+
+impl Outputs {
+    /// The value of one invocation's slot.
+    pub fn get(&self, inv: u32, slot: usize) -> Option<u64> {
+        self.values[inv as usize * self.types.len() + slot]
+    }
+}
+
+impl fmt::Display for Outputs {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "lane")?;
+        for (s, t) in self.types.iter().enumerate() {
+            write!(f, "\tout{s}:{t}")?;
+        }
+        writeln!(f)?;
+        for inv in 0..self.invocations {
+            write!(f, "{inv}")?;
+            for (s, t) in self.types.iter().enumerate() {
+                match self.get(inv, s) {
+                    Some(v) => write!(f, "\t{}", ir::value::format_value(*t, v))?,
+                    None => write!(f, "\t-")?,
+                }
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}
+
+/// Runs `program` over `dispatch`.
+pub fn run(program: &Program, dispatch: &Dispatch, config: &InterpConfig) -> Result<Outputs, InterpError> {
+    ir::validate(program)?;
+    dispatch.check(program).map_err(InterpError::BadDispatch)?;
+    if !matches!(config.simd, 8 | 16 | 32) {
+        return Err(InterpError::BadDispatch(format!("SIMD width must be 8, 16 or 32, not {}", config.simd)));
+    }
+    let w = config.simd as usize;
+    let nslots = program.outputs.len();
+    let mut m = Machine {
+        dispatch,
+        w,
+        bits: program.value_bits(),
+        vals: vec![0; program.value_bound() * w],
+        cur_block: [u32::MAX; 32],
+        prev_block: [u32::MAX; 32],
+        loops: Vec::new(),
+        base: 0,
+        steps: 0,
+        budget: config.step_budget,
+        outputs: vec![None; dispatch.invocations as usize * nslots],
+        nslots,
+    };
+    let mut base = 0u32;
+    while base < dispatch.invocations {
+        let n = (dispatch.invocations - base).min(config.simd);
+        let mask = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
+        m.base = base;
+        m.cur_block = [u32::MAX; 32];
+        m.exec_list(&program.body, mask)?;
+        base += config.simd;
+    }
+    Ok(Outputs { types: program.outputs.clone(), invocations: dispatch.invocations, values: m.outputs })
+}
+
+struct LoopCtx {
+    breaks: u32,
+    conts: u32,
+}
+
+struct Machine<'a> {
+    dispatch: &'a Dispatch,
+    w: usize,
+    bits: Vec<u8>,
+    /// `vals[value * w + lane]`.
+    vals: Vec<u64>,
+    cur_block: [u32; 32],
+    prev_block: [u32; 32],
+    loops: Vec<LoopCtx>,
+    base: u32,
+    steps: u64,
+    budget: u64,
+    outputs: Vec<Option<u64>>,
+    nslots: usize,
+}
+
+fn lanes(mask: u32) -> impl Iterator<Item = usize> {
+    let mut m = mask;
+    std::iter::from_fn(move || {
+        if m == 0 {
+            None
+        } else {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            Some(l)
+        }
+    })
+}
+
+impl Machine<'_> {
+    fn step(&mut self) -> Result<(), InterpError> {
+        self.steps += 1;
+        if self.steps > self.budget {
+            return Err(InterpError::Timeout { steps: self.budget });
+        }
+        Ok(())
+    }
+
+    fn val(&self, v: ir::ValueId, lane: usize) -> u64 {
+        self.vals[v.0 as usize * self.w + lane]
+    }
+
+    fn set(&mut self, v: ir::ValueId, lane: usize, x: u64) {
+        self.vals[v.0 as usize * self.w + lane] = x;
+    }
+
+    /// Runs a list with `mask` active; returns the lanes that fall through its end.
+    fn exec_list(&mut self, list: &[CfNode], mut mask: u32) -> Result<u32, InterpError> {
+        for node in list {
+            if mask == 0 {
+                break;
+            }
+            match node {
+                CfNode::Block(b) => {
+                    self.exec_block(b, mask)?;
+                    if let Some(j) = b.jump {
+                        let ctx = self.loops.last_mut().expect("validated: jumps are inside loops");
+                        match j {
+                            Jump::Break => ctx.breaks |= mask,
+                            Jump::Continue => ctx.conts |= mask,
+                        }
+                        mask = 0;
+                    }
+                }
+                CfNode::If(f) => {
+                    let mut t = 0u32;
+                    for l in lanes(mask) {
+                        if self.val(f.cond, l) & 1 == 1 {
+                            t |= 1 << l;
+                        }
+                    }
+                    let then_out = self.exec_list(&f.then_body, t)?;
+                    let else_out = self.exec_list(&f.else_body, mask & !t)?;
+                    mask = then_out | else_out;
+                }
+                CfNode::Loop(l) => {
+                    self.loops.push(LoopCtx { breaks: 0, conts: 0 });
+                    let mut active = mask;
+                    while active != 0 {
+                        self.step()?;
+                        let out = self.exec_list(&l.body, active)?;
+                        let ctx = self.loops.last_mut().expect("pushed above");
+                        active = out | std::mem::take(&mut ctx.conts);
+                    }
+                    mask = self.loops.pop().expect("pushed above").breaks;
+                }
+            }
+        }
+        Ok(mask)
+    }
+
+    fn exec_block(&mut self, b: &Block, mask: u32) -> Result<(), InterpError> {
+        for l in lanes(mask) {
+            self.prev_block[l] = self.cur_block[l];
+            self.cur_block[l] = b.id.0;
+        }
+        if !b.phis.is_empty() {
+            // Phis read their sources together, then write.
+            let mut tmp = Vec::with_capacity(b.phis.len() * self.w);
+            for p in &b.phis {
+                self.step()?;
+                for l in lanes(mask) {
+                    let pred = self.prev_block[l];
+                    let src = p
+                        .srcs
+                        .iter()
+                        .find(|(bb, _)| bb.0 == pred)
+                        .map(|(_, v)| *v)
+                        .expect("validated: a phi names every predecessor");
+                    tmp.push(self.val(src, l));
+                }
+            }
+            let mut k = 0;
+            for p in &b.phis {
+                for l in lanes(mask) {
+                    self.set(p.dest.id, l, tmp[k]);
+                    k += 1;
+                }
+            }
+        }
+        for instr in &b.instrs {
+            self.step()?;
+            self.exec_instr(instr, mask)?;
+        }
+        Ok(())
+    }
+
+    fn exec_instr(&mut self, i: &ir::Instr, mask: u32) -> Result<(), InterpError> {
+        let info = i.op.info();
+        let dest = i.dest.map(|d| d.id);
+        match info.class {
+            OpClass::Const => {
+                let d = dest.expect("validated");
+                for l in lanes(mask) {
+                    self.set(d, l, i.imm);
+                }
+            }
+            OpClass::Alu => {
+                let d = dest.expect("validated");
+                let eval = info.eval.expect("ALU ops have evaluators");
+                let mut args = Args { bits: i.dest.map_or(0, |d| d.bits), ..Args::default() };
+                for (k, s) in i.srcs.iter().enumerate() {
+                    args.src_bits[k] = self.bits[s.0 as usize];
+                }
+                for l in lanes(mask) {
+                    for (k, s) in i.srcs.iter().enumerate() {
+                        args.src[k] = self.val(*s, l);
+                    }
+                    match eval(&args) {
+                        Ok(v) => self.set(d, l, v),
+                        Err(ub) => {
+                            return Err(InterpError::InvalidCase { op: info.name, lane: self.base + l as u32, reason: ub.0 })
+                        }
+                    }
+                }
+            }
+            OpClass::Io => self.exec_io(i, mask),
+            OpClass::Subgroup => self.exec_subgroup(i, mask)?,
+        }
+        Ok(())
+    }
+
+    fn exec_io(&mut self, i: &ir::Instr, mask: u32) {
+        for l in lanes(mask) {
+            let inv = self.base + l as u32;
+            let v = match i.op {
+                Op::LoadInput => self.dispatch.inputs[i.imm as usize][inv as usize],
+                Op::LoadUniform => self.dispatch.uniforms[i.imm as usize],
+                Op::InvocationId => inv as u64,
+                Op::SubgroupInvocation => l as u64,
+                Op::StoreOutput => {
+                    let x = self.val(i.srcs[0], l);
+                    self.outputs[inv as usize * self.nslots + i.imm as usize] = Some(x);
+                    continue;
+                }
+                other => unreachable!("{} is not an I/O op", other.name()),
+            };
+            self.set(i.dest.expect("loads define a value").id, l, v);
+        }
+    }
+
+    fn exec_subgroup(&mut self, i: &ir::Instr, mask: u32) -> Result<(), InterpError> {
+        let d = i.dest.expect("subgroup ops define a value");
+        let first = mask.trailing_zeros() as usize;
+        let src = |m: &Self, l: usize| m.val(i.srcs[0], l);
+        let uniform_result = match i.op {
+            Op::Ballot => {
+                let mut b = 0u64;
+                for l in lanes(mask) {
+                    if src(self, l) & 1 == 1 {
+                        b |= 1 << l;
+                    }
+                }
+                Some(b & ir::types::mask(d.bits))
+            }
+            Op::VoteAny => Some(lanes(mask).any(|l| src(self, l) & 1 == 1) as u64),
+            Op::VoteAll => Some(lanes(mask).all(|l| src(self, l) & 1 == 1) as u64),
+            Op::VoteIeq => {
+                let x = src(self, first);
+                Some(lanes(mask).all(|l| src(self, l) == x) as u64)
+            }
+            Op::ReadFirstInvocation => Some(src(self, first)),
+            Op::ReadInvocation => {
+                let idx = self.val(i.srcs[1], first);
+                let name = i.op.name();
+                if let Some(l) = lanes(mask).find(|&l| self.val(i.srcs[1], l) != idx) {
+                    let reason = "the lane index differs between active lanes";
+                    return Err(InterpError::InvalidCase { op: name, lane: self.base + l as u32, reason });
+                }
+                if idx >= 32 || mask & (1 << idx) == 0 {
+                    let reason = "the lane read is not active";
+                    return Err(InterpError::InvalidCase { op: name, lane: self.base + first as u32, reason });
+                }
+                Some(src(self, idx as usize))
+            }
+            Op::Elect => None,
+            other => unreachable!("{} is not a subgroup op", other.name()),
+        };
+        for l in lanes(mask) {
+            let v = uniform_result.unwrap_or((l == first) as u64);
+            self.set(d.id, l, v);
+        }
+        Ok(())
+    }
+}
