@@ -1,1 +1,45 @@
-fn main() {}
+//! `farm`: the shaderfarm command-line tool.
+//!
+//! Exit codes: 0 on success, 1 when something was found (a mismatch, a
+//! failing verdict), 2 for bad usage or bad input.
+
+mod cmd;
+mod inputs;
+mod output;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Fuzzing and differential testing for an Intel-EU shader compiler model.
+#[derive(Parser)]
+#[command(name = "farm", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run a .sir case in the reference interpreter and print per-lane outputs.
+    Interp(cmd::interp::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS };
+        }
+    };
+    let result = match cli.command {
+        Command::Interp(a) => cmd::interp::run(a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,858 @@
+//! Parser for the Mesa-style assembly text (see ISA.md, "Text syntax").
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use crate::fp;
+use crate::isa::{
+    CondMod, Dst, DstKind, FlagReg, Instruction, MathFn, Message, MsgSize, Opcode, PredMode,
+    Predicate, Program, Region, Src, SrcKind,
+};
+use crate::types::{RegType, ALL_TYPES};
+
+/// A parse error with its position (1-based line and column).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    /// File name, when known.
+    pub file: Option<String>,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column (in characters).
+    pub col: usize,
+    /// What was expected / what went wrong.
+    pub msg: String,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.file {
+            Some(name) => write!(f, "{name}:{}:{}: {}", self.line, self.col, self.msg),
+            None => write!(f, "{}:{}: {}", self.line, self.col, self.msg),
+        }
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// Parse a program (no file name in errors).
+pub fn parse_program(text: &str) -> Result<Program, ParseError> {
+    parse_impl(text)
+}
+
+/// Parse a program; errors carry `file`.
+pub fn parse_program_named(text: &str, file: &str) -> Result<Program, ParseError> {
+    parse_impl(text).map_err(|mut e| {
+        e.file = Some(file.to_string());
+        e
+    })
+}
+
+/// Parse a single instruction line (branch targets must be `@index`).
+pub fn parse_instruction(line: &str) -> Result<Instruction, ParseError> {
+    let p = parse_impl(line)?;
+    match p.insts.len() {
+        1 => Ok(p.insts.into_iter().next().unwrap_or_else(|| Instruction::new(Opcode::Nop, 1))),
+        n => Err(ParseError {
+            file: None,
+            line: 1,
+            col: 1,
+            msg: format!("expected exactly one instruction, found {n}"),
+        }),
+    }
+}
+
+type PResult<T> = Result<T, ParseError>;
+
+struct LabelRef {
+    inst: usize,
+    is_uip: bool,
+    name: String,
+    line: usize,
+    col: usize,
+}
+
+fn parse_impl(text: &str) -> PResult<Program> {
+    let mut insts = Vec::new();
+    let mut labels: BTreeMap<String, (u32, usize, usize)> = BTreeMap::new();
+    let mut refs: Vec<LabelRef> = Vec::new();
+    for (ln, line) in text.lines().enumerate() {
+        let mut c = Cur::new(line, ln + 1);
+        c.skip_ws()?;
+        if c.at_end() {
+            continue;
+        }
+        // Label line?
+        if let Some(name) = c.try_label()? {
+            if labels.contains_key(&name) {
+                return Err(c.err_at(1, format!("duplicate label '{name}'")));
+            }
+            labels.insert(name, (insts.len() as u32, ln + 1, 1));
+            continue;
+        }
+        let idx = insts.len();
+        let inst = c.instruction(idx, &mut refs)?;
+        insts.push(inst);
+    }
+    for r in refs {
+        let target = if let Some(num) = r.name.strip_prefix('@') {
+            num.parse::<u32>().ok()
+        } else {
+            labels.get(&r.name).map(|t| t.0)
+        };
+        let Some(t) = target else {
+            return Err(ParseError {
+                file: None,
+                line: r.line,
+                col: r.col,
+                msg: format!("undefined label '{}'", r.name),
+            });
+        };
+        if r.is_uip {
+            insts[r.inst].uip = Some(t);
+        } else {
+            insts[r.inst].jip = Some(t);
+        }
+    }
+    Ok(Program { insts })
+}
+
+struct Cur {
+    s: Vec<char>,
+    pos: usize,
+    line: usize,
+}
+
+fn is_ident_char(ch: char) -> bool {
+    ch.is_ascii_alphanumeric() || ch == '_'
+}
+
+impl Cur {
+    fn new(line: &str, n: usize) -> Cur {
+        Cur {
+            s: line.chars().collect(),
+            pos: 0,
+            line: n,
+        }
+    }
+
+    fn err(&self, msg: impl Into<String>) -> ParseError {
+        ParseError {
+            file: None,
+            line: self.line,
+            col: self.pos + 1,
+            msg: msg.into(),
+        }
+    }
+
+    fn err_at(&self, col: usize, msg: impl Into<String>) -> ParseError {
+        ParseError {
+            file: None,
+            line: self.line,
+            col,
+            msg: msg.into(),
+        }
+    }
+
+    fn peek(&self) -> Option<char> {
+        self.s.get(self.pos).copied()
+    }
+
+    fn peek_at(&self, k: usize) -> Option<char> {
+        self.s.get(self.pos + k).copied()
+    }
+
+    fn at_end(&self) -> bool {
+        self.pos >= self.s.len()
+    }
+
+    /// Skip blanks and comments (`//…`, `#…`, `/* … */`).
+    fn skip_ws(&mut self) -> PResult<()> {
+        loop {
+            match self.peek() {
+                Some(' ') | Some('\t') | Some('\r') => self.pos += 1,
+                Some('/') if self.peek_at(1) == Some('/') => self.pos = self.s.len(),
+                Some('#') => self.pos = self.s.len(),
+                Some('/') if self.peek_at(1) == Some('*') => {
+                    let start = self.pos;
+                    self.pos += 2;
+                    loop {
+                        match self.peek() {
+                            None => return Err(self.err_at(start + 1, "unterminated comment")),
+                            Some('*') if self.peek_at(1) == Some('/') => {
+                                self.pos += 2;
+                                break;
+                            }
+                            Some(_) => self.pos += 1,
+                        }
+                    }
+                }
+                _ => return Ok(()),
+            }
+        }
+    }
+
+    fn eat(&mut self, ch: char) -> bool {
+        if self.peek() == Some(ch) {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn expect(&mut self, ch: char, what: &str) -> PResult<()> {
+        if self.eat(ch) {
+            Ok(())
+        } else {
+            Err(self.found(&format!("expected {what}")))
+        }
+    }
+
+    fn found(&self, msg: &str) -> ParseError {
+        match self.peek() {
+            Some(c) => self.err(format!("{msg}, found '{c}'")),
+            None => self.err(format!("{msg}, found end of line")),
+        }
+    }
+
+    fn ident(&mut self) -> String {
+        let start = self.pos;
+        while self.peek().is_some_and(is_ident_char) {
+            self.pos += 1;
+        }
+        self.s[start..self.pos].iter().collect()
+    }
+
+    fn number(&mut self, what: &str) -> PResult<u32> {
+        let start = self.pos;
+        while self.peek().is_some_and(|c| c.is_ascii_digit()) {
+            self.pos += 1;
+        }
+        if start == self.pos {
+            return Err(self.found(&format!("expected {what}")));
+        }
+        let txt: String = self.s[start..self.pos].iter().collect();
+        txt.parse::<u32>()
+            .map_err(|_| self.err_at(start + 1, format!("{what} out of range")))
+    }
+
+    fn small(&mut self, what: &str) -> PResult<u8> {
+        let start = self.pos;
+        let n = self.number(what)?;
+        u8::try_from(n).map_err(|_| self.err_at(start + 1, format!("{what} out of range")))
+    }
+
+    fn try_label(&mut self) -> PResult<Option<String>> {
+        let save = self.pos;
+        if !self.peek().is_some_and(|c| c.is_ascii_alphabetic() || c == '_') {
+            return Ok(None);
+        }
+        let name = self.ident();
+        self.skip_ws()?;
+        if self.eat(':') {
+            self.skip_ws()?;
+            if !self.at_end() {
+                return Err(self.found("expected end of line after label"));
+            }
+            return Ok(Some(name));
+        }
+        self.pos = save;
+        Ok(None)
+    }
+
+    fn end_of_line(&mut self) -> PResult<()> {
+        self.skip_ws()?;
+        if self.at_end() {
+            Ok(())
+        } else {
+            Err(self.found("expected end of instruction"))
+        }
+    }
+
+    fn flag_reg(&mut self) -> PResult<FlagReg> {
+        if !self.eat('f') {
+            return Err(self.found("expected flag register 'fN.M'"));
+        }
+        let nr = self.small("flag register number")?;
+        self.expect('.', "'.' and flag subregister")?;
+        let sub = self.small("flag subregister")?;
+        Ok(FlagReg { nr, sub })
+    }
+
+    fn predicate(&mut self) -> PResult<(Predicate, FlagReg)> {
+        // after '('
+        let inverse = if self.eat('-') {
+            true
+        } else {
+            self.eat('+');
+            false
+        };
+        let flag = self.flag_reg()?;
+        let mut mode = PredMode::Normal;
+        if self.eat('.') {
+            let col = self.pos + 1;
+            let m = self.ident();
+            let parse_n = |p: &str| -> Option<u8> {
+                let n: u8 = m.strip_prefix(p)?.strip_suffix('h')?.parse().ok()?;
+                [2u8, 4, 8, 16, 32].contains(&n).then_some(n)
+            };
+            mode = if let Some(n) = parse_n("any") {
+                PredMode::Any(n)
+            } else if let Some(n) = parse_n("all") {
+                PredMode::All(n)
+            } else {
+                return Err(self.err_at(
+                    col,
+                    format!("expected predicate mode any2h..any32h or all2h..all32h, found '{m}'"),
+                ));
+            };
+        }
+        self.expect(')', "')' closing the predicate")?;
+        Ok((Predicate { inverse, mode }, flag))
+    }
+
+    fn instruction(&mut self, idx: usize, refs: &mut Vec<LabelRef>) -> PResult<Instruction> {
+        let mut pred = None;
+        let mut pred_flag = None;
+        if self.eat('(') {
+            let (p, f) = self.predicate()?;
+            pred = Some(p);
+            pred_flag = Some(f);
+            self.skip_ws()?;
+        }
+        let col = self.pos + 1;
+        let name = self.ident();
+        if name.is_empty() {
+            return Err(self.found("expected an opcode"));
+        }
+        let Some(op) = Opcode::from_name(&name) else {
+            return Err(self.err_at(col, format!("unknown opcode '{name}'")));
+        };
+        let mut inst = Instruction::new(op, 1);
+        inst.pred = pred;
+        if let Some(f) = pred_flag {
+            inst.flag = f;
+        }
+        // Suffixes.
+        while self.eat('.') {
+            let col = self.pos + 1;
+            if self.peek() == Some('f') && self.peek_at(1).is_some_and(|c| c.is_ascii_digit()) {
+                if inst.cmod.is_none() {
+                    return Err(self.err_at(col, "flag register suffix needs a conditional modifier"));
+                }
+                let f = self.flag_reg()?;
+                if pred_flag.is_some_and(|p| p != f) {
+                    return Err(self.err_at(
+                        col,
+                        "predicate and conditional modifier must use the same flag register",
+                    ));
+                }
+                inst.flag = f;
+                continue;
+            }
+            let s = self.ident();
+            if s == "sat" {
+                if inst.sat || inst.cmod.is_some() {
+                    return Err(self.err_at(col, "'.sat' must come once, before the conditional modifier"));
+                }
+                inst.sat = true;
+            } else if let Some(c) = CondMod::from_name(&s) {
+                if inst.cmod.is_some() {
+                    return Err(self.err_at(col, "duplicate conditional modifier"));
+                }
+                inst.cmod = Some(c);
+            } else {
+                return Err(self.err_at(
+                    col,
+                    format!("expected 'sat', a conditional modifier or a flag register, found '{s}'"),
+                ));
+            }
+        }
+        if op == Opcode::Math {
+            let c0 = self.pos;
+            self.skip_ws()?;
+            let col = self.pos + 1;
+            let f = self.ident();
+            if c0 == self.pos - f.len() && f.is_empty() {
+                return Err(self.found("expected a math function"));
+            }
+            match MathFn::from_name(&f) {
+                Some(m) => inst.math = Some(m),
+                None => {
+                    return Err(self.err_at(
+                        col,
+                        format!("expected math function 'intdiv' or 'intmod', found '{f}'"),
+                    ))
+                }
+            }
+        }
+        if op == Opcode::Nop {
+            self.options(&mut inst)?;
+            self.end_of_line()?;
+            return Ok(inst);
+        }
+        self.expect('(', "'(' and an execution size")?;
+        inst.exec_size = self.small("execution size")?;
+        self.expect(')', "')' after the execution size")?;
+        if op == Opcode::Send {
+            self.send_operands(&mut inst)?;
+        } else if op.is_cf() {
+            self.cf_operands(&mut inst, idx, refs)?;
+        } else {
+            self.skip_ws()?;
+            inst.dst = self.dst()?;
+            for k in 0..op.num_srcs() {
+                self.skip_ws()?;
+                if self.at_end() || self.peek() == Some('{') {
+                    return Err(self.found(&format!("expected source operand {k}")));
+                }
+                inst.srcs.push(self.src(op.is_logic())?);
+            }
+        }
+        self.options(&mut inst)?;
+        self.end_of_line()?;
+        Ok(inst)
+    }
+
+    fn options(&mut self, inst: &mut Instruction) -> PResult<()> {
+        self.skip_ws()?;
+        if self.eat('{') {
+            loop {
+                self.skip_ws()?;
+                if self.eat('}') {
+                    break;
+                }
+                if self.at_end() {
+                    return Err(self.err("expected '}' closing the options"));
+                }
+                let col = self.pos + 1;
+                let w = self.ident();
+                if w.is_empty() {
+                    return Err(self.found("expected an instruction option"));
+                }
+                match w.as_str() {
+                    "align1" => {}
+                    "align16" => {
+                        return Err(self.err_at(col, "Align16 is not supported on Gfx11"))
+                    }
+                    "WE_all" | "NoMask" => inst.we_all = true,
+                    "EOT" => inst.eot = true,
+                    _ => {
+                        let group = qtr_group(&w).ok_or_else(|| {
+                            self.err_at(
+                                col,
+                                format!(
+                                    "expected align1, WE_all, EOT or a channel group (1Q-4Q, 1H-2H, 1N-8N), found '{w}'"
+                                ),
+                            )
+                        })?;
+                        inst.group = group;
+                    }
+                }
+            }
+        }
+        self.skip_ws()?;
+        self.eat(';');
+        Ok(())
+    }
+
+    fn label_ref(&mut self) -> PResult<(String, usize)> {
+        self.skip_ws()?;
+        let col = self.pos + 1;
+        if self.eat('@') {
+            let n = self.number("instruction index")?;
+            return Ok((format!("@{n}"), col));
+        }
+        let name = self.ident();
+        if name.is_empty() {
+            return Err(self.found("expected a label"));
+        }
+        Ok((name, col))
+    }
+
+    fn cf_operands(
+        &mut self,
+        inst: &mut Instruction,
+        idx: usize,
+        refs: &mut Vec<LabelRef>,
+    ) -> PResult<()> {
+        let op = inst.op;
+        for (needed, key, is_uip) in [(op.has_jip(), "JIP", false), (op.has_uip(), "UIP", true)] {
+            if !needed {
+                continue;
+            }
+            self.skip_ws()?;
+            let col = self.pos + 1;
+            let k = self.ident();
+            if k != key {
+                return Err(self.err_at(col, format!("expected '{key}:'")));
+            }
+            self.expect(':', "':'")?;
+            let (name, col) = self.label_ref()?;
+            refs.push(LabelRef {
+                inst: idx,
+                is_uip,
+                name,
+                line: self.line,
+                col,
+            });
+            // Placeholder until labels resolve.
+            if is_uip {
+                inst.uip = Some(0);
+            } else {
+                inst.jip = Some(0);
+            }
+        }
+        Ok(())
+    }
+
+    fn grf_nr(&mut self, what: &str) -> PResult<u32> {
+        self.skip_ws()?;
+        if !self.eat('g') {
+            return Err(self.found(&format!("expected {what} GRF 'gN'")));
+        }
+        self.number("register number")
+    }
+
+    fn send_operands(&mut self, inst: &mut Instruction) -> PResult<()> {
+        self.skip_ws()?;
+        let col = self.pos + 1;
+        let dst = if self.peek() == Some('n') {
+            let w = self.ident();
+            if w != "null" {
+                return Err(self.err_at(col, "expected 'null' or a GRF destination"));
+            }
+            None
+        } else {
+            Some(self.grf_nr("destination")?)
+        };
+        let addr = self.grf_nr("payload")?;
+        self.skip_ws()?;
+        let data = if self.peek() == Some('g') {
+            Some(self.grf_nr("data")?)
+        } else {
+            None
+        };
+        self.skip_ws()?;
+        let col = self.pos + 1;
+        let kind = self.ident();
+        let msg = match kind.as_str() {
+            "ld" | "st" => {
+                self.expect('.', "'.' and a size (b8, b16, b32, b64)")?;
+                let scol = self.pos + 1;
+                let sz = self.ident();
+                let size = MsgSize::from_name(&sz).ok_or_else(|| {
+                    self.err_at(scol, format!("expected b8, b16, b32 or b64, found '{sz}'"))
+                })?;
+                if kind == "ld" {
+                    match (dst, data) {
+                        (Some(dst), None) => Message::Load { size, dst, addr },
+                        _ => {
+                            return Err(self.err_at(
+                                col,
+                                "a load is 'send(N) gDST gADDR ld.bS'",
+                            ))
+                        }
+                    }
+                } else {
+                    match (dst, data) {
+                        (None, Some(data)) => Message::Store { size, addr, data },
+                        _ => {
+                            return Err(self.err_at(
+                                col,
+                                "a store is 'send(N) null gADDR gDATA st.bS'",
+                            ))
+                        }
+                    }
+                }
+            }
+            "end" => match (dst, data) {
+                (None, None) => Message::End { payload: addr },
+                _ => return Err(self.err_at(col, "an end message is 'send(N) null gP end'")),
+            },
+            _ => {
+                return Err(self.err_at(
+                    col,
+                    format!("expected a message 'ld.bS', 'st.bS' or 'end', found '{kind}'"),
+                ))
+            }
+        };
+        inst.msg = Some(msg);
+        Ok(())
+    }
+
+    fn type_suffix(&mut self) -> PResult<RegType> {
+        let col = self.pos + 1;
+        let t = self.ident();
+        RegType::from_name(&t).ok_or_else(|| {
+            if t.is_empty() {
+                self.found("expected a type (UB B UW W UD D UQ Q HF F DF)")
+            } else {
+                self.err_at(col, format!("unknown type '{t}'"))
+            }
+        })
+    }
+
+    /// Register name: returns (file, nr, sub) with file 'g', 'n' (null), 'f'.
+    fn reg(&mut self) -> PResult<(char, u32, u32)> {
+        let col = self.pos + 1;
+        match self.peek() {
+            Some('g') => {
+                self.pos += 1;
+                let nr = self.number("register number")?;
+                let sub = if self.eat('.') {
+                    self.number("subregister")?
+                } else {
+                    0
+                };
+                Ok(('g', nr, sub))
+            }
+            Some('f') => {
+                self.pos += 1;
+                let nr = self.number("flag register number")?;
+                let sub = if self.eat('.') {
+                    self.number("flag subregister")?
+                } else {
+                    0
+                };
+                if nr > 255 || sub > 255 {
+                    return Err(self.err_at(col, "flag register out of range"));
+                }
+                Ok(('f', nr, sub))
+            }
+            Some('n') => {
+                let w = self.ident();
+                if w != "null" {
+                    return Err(self.err_at(col, format!("expected a register, found '{w}'")));
+                }
+                Ok(('n', 0, 0))
+            }
+            _ => Err(self.found("expected a register (gN, null, fN.M)")),
+        }
+    }
+
+    fn dst(&mut self) -> PResult<Dst> {
+        let (file, nr, sub) = self.reg()?;
+        self.expect('<', "'<' and a destination stride")?;
+        let stride = self.small("destination stride")?;
+        self.expect('>', "'>'")?;
+        let ty = self.type_suffix()?;
+        let kind = match file {
+            'g' => DstKind::Grf { nr, sub },
+            'f' => DstKind::Flag {
+                nr: nr as u8,
+                sub: sub as u8,
+            },
+            _ => DstKind::Null,
+        };
+        Ok(Dst { kind, ty, stride })
+    }
+
+    fn src(&mut self, logic: bool) -> PResult<Src> {
+        let mut neg = false;
+        let mut abs = false;
+        let neg_col = self.pos;
+        if self.eat('~') {
+            if !logic {
+                return Err(self.err_at(neg_col + 1, "'~' is only valid on logic instructions"));
+            }
+            neg = true;
+        } else if self.peek() == Some('-') && !self.peek_at(1).is_some_and(|c| c.is_ascii_digit()) {
+            self.pos += 1;
+            neg = true;
+        }
+        if self.peek() == Some('(') {
+            let col = self.pos + 1;
+            self.pos += 1;
+            let w = self.ident();
+            if w != "abs" || !self.eat(')') {
+                return Err(self.err_at(col, "expected '(abs)'"));
+            }
+            abs = true;
+        }
+        if self
+            .peek()
+            .is_some_and(|c| c.is_ascii_digit() || c == '-')
+        {
+            if neg || abs {
+                return Err(self.err("source modifiers are not allowed on immediates"));
+            }
+            return self.immediate();
+        }
+        let (file, nr, sub) = self.reg()?;
+        self.expect('<', "'<' and a region <v,w,h>")?;
+        let v = self.small("vertical stride")?;
+        if !self.eat(',') && !self.eat(';') {
+            return Err(self.found("expected ',' or ';' after the vertical stride"));
+        }
+        let w = self.small("width")?;
+        self.expect(',', "','")?;
+        let h = self.small("horizontal stride")?;
+        self.expect('>', "'>'")?;
+        let ty = self.type_suffix()?;
+        let kind = match file {
+            'g' => SrcKind::Grf { nr, sub },
+            'f' => SrcKind::Flag {
+                nr: nr as u8,
+                sub: sub as u8,
+            },
+            _ => SrcKind::Null,
+        };
+        Ok(Src {
+            kind,
+            ty,
+            region: Region::new(v, w, h),
+            neg,
+            abs,
+        })
+    }
+
+    fn immediate(&mut self) -> PResult<Src> {
+        let start = self.pos;
+        let col = start + 1;
+        let negative = self.eat('-');
+        if self.peek() == Some('0') && matches!(self.peek_at(1), Some('x') | Some('X')) {
+            if negative {
+                return Err(self.err_at(col, "hexadecimal immediates cannot be negative"));
+            }
+            self.pos += 2;
+            let body = self.ident();
+            for ty in ALL_TYPES {
+                let Some(digits) = body.strip_suffix(ty.name()) else {
+                    continue;
+                };
+                let width = 2 * ty.size() as usize;
+                if digits.len() == width && digits.chars().all(|c| c.is_ascii_hexdigit()) {
+                    let v = u64::from_str_radix(digits, 16).map_err(|_| {
+                        self.err_at(col, "invalid hexadecimal immediate")
+                    })?;
+                    return Ok(Src::imm(v, ty));
+                }
+            }
+            return Err(self.err_at(
+                col,
+                "expected a hexadecimal immediate with the type's full digit count and a type suffix (e.g. 0x3f800000F)",
+            ));
+        }
+        let mut txt = String::new();
+        if negative {
+            txt.push('-');
+        }
+        let mut is_float = false;
+        while let Some(c) = self.peek() {
+            if c.is_ascii_digit() {
+                txt.push(c);
+                self.pos += 1;
+            } else if c == '.' && !is_float {
+                is_float = true;
+                txt.push(c);
+                self.pos += 1;
+            } else if c == 'e'
+                && self
+                    .peek_at(1)
+                    .is_some_and(|d| d.is_ascii_digit() || d == '-' || d == '+')
+            {
+                is_float = true;
+                txt.push(c);
+                self.pos += 1;
+                if let Some(sign @ ('-' | '+')) = self.peek() {
+                    txt.push(sign);
+                    self.pos += 1;
+                }
+            } else {
+                break;
+            }
+        }
+        let ty = self.type_suffix()?;
+        if ty.is_float() && ty != RegType::VF {
+            let x: f64 = txt
+                .parse()
+                .map_err(|_| self.err_at(col, format!("invalid number '{txt}'")))?;
+            let bits = match ty {
+                RegType::HF => fp::f64_to_hf(x) as u64,
+                RegType::F => (x as f32).to_bits() as u64,
+                _ => x.to_bits(),
+            };
+            return Ok(Src::imm(bits, ty));
+        }
+        if is_float {
+            return Err(self.err_at(col, format!("a fractional immediate needs HF, F or DF, not {ty}")));
+        }
+        let v: i128 = txt
+            .parse()
+            .map_err(|_| self.err_at(col, format!("invalid number '{txt}'")))?;
+        let (lo, hi) = if ty.is_vector_imm() {
+            (0, u32::MAX as i128)
+        } else {
+            (ty.int_min(), ty.int_max())
+        };
+        if v < lo || v > hi {
+            return Err(self.err_at(col, format!("immediate {v} out of range for {ty}")));
+        }
+        Ok(Src::imm((v as u64) & ty.mask(), ty))
+    }
+}
+
+fn qtr_group(w: &str) -> Option<u8> {
+    let (num, unit) = w.split_at(w.len().checked_sub(1)?);
+    let n: u8 = num.parse().ok()?;
+    match unit {
+        "Q" if (1..=4).contains(&n) => Some((n - 1) * 8),
+        "H" if (1..=2).contains(&n) => Some((n - 1) * 16),
+        "N" if (1..=8).contains(&n) => Some((n - 1) * 4),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_basic_forms() {
+        let i = parse_instruction("cmp.l.f0.0(16) g10<1>W g4<16,16,1>W g6<16,16,1>W").unwrap();
+        assert_eq!(i.op, Opcode::Cmp);
+        assert_eq!(i.cmod, Some(CondMod::L));
+        assert_eq!(i.exec_size, 16);
+        assert_eq!(i.dst, Dst::grf(10, 0, RegType::W, 1));
+        assert_eq!(i.srcs[1], Src::grf(6, 0, RegType::W, Region::new(16, 16, 1)));
+        let i = parse_instruction("(-f1.1.any8h) mov(1) g5.3<1>UD -5D { align1 WE_all 1N };")
+            .unwrap();
+        assert_eq!(
+            i.pred,
+            Some(Predicate {
+                inverse: true,
+                mode: PredMode::Any(8)
+            })
+        );
+        assert_eq!(i.flag, FlagReg { nr: 1, sub: 1 });
+        assert_eq!(i.srcs[0], Src::imm(0xffff_fffb, RegType::D));
+        assert!(i.we_all);
+        let i = parse_instruction("math intdiv(8) g10<1>D g2<8,8,1>D g4<8,8,1>D").unwrap();
+        assert_eq!(i.math, Some(MathFn::IntDiv));
+        let i = parse_instruction("mov(8) g2<1>F 0x3f800000F").unwrap();
+        assert_eq!(i.srcs[0], Src::imm(0x3f80_0000, RegType::F));
+        let i = parse_instruction("mov(8) g2<1>DF 0x3ff0000000000000DF").unwrap();
+        assert_eq!(i.srcs[0], Src::imm(0x3ff0_0000_0000_0000, RegType::DF));
+        let i = parse_instruction("mov(8) g2<1>F -1.5F").unwrap();
+        assert_eq!(i.srcs[0], Src::imm((-1.5f32).to_bits() as u64, RegType::F));
+        let i = parse_instruction("and(8) g2<1>UD ~g3<8,8,1>UD -(abs)g4<8,8,1>D").unwrap();
+        assert!(i.srcs[0].neg && i.srcs[1].neg && i.srcs[1].abs);
+    }
+
+    #[test]
+    fn errors_have_positions() {
+        let e = parse_program("mov(8) g2<1>UD g3<8,8,1>UD\nfoo(8) g1<1>UD").unwrap_err();
+        assert_eq!((e.line, e.col), (2, 1));
+        assert!(e.msg.contains("unknown opcode"));
+        let e = parse_program("add(8) g2<1>UD g3<8,8,1>UD").unwrap_err();
+        assert_eq!(e.line, 1);
+        assert!(e.msg.contains("source operand 1"), "{}", e.msg);
+        let e = parse_program_named("if(8) JIP: NOWHERE UIP: NOWHERE", "x.asm").unwrap_err();
+        assert_eq!(e.to_string(), "x.asm:1:12: undefined label 'NOWHERE'");
+        let e = parse_program("mov(8) g2<1>UB 300W").unwrap_err();
+        assert!(e.msg.contains("out of range"));
+        let e = parse_program("(+f0.0) cmp.z.f1.0(8) null<1>D g2<8,8,1>D 0D").unwrap_err();
+        assert!(e.msg.contains("same flag"));
+    }
+}

@@ -1,0 +1,3 @@
+//! One module per `farm` subcommand.
+
+pub mod interp;
