@@ -15,9 +15,12 @@ use std::path::Path;
 
 /// Reads and parses a `.sir` file; errors name file:line:col.
 pub fn read_case(path: &Path) -> Result<Case> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let case = ir::parse_case(&text).map_err(|e| anyhow::anyhow!("{}", e.in_file(&path.display().to_string())))?;
-    ir::validate(&case.program).map_err(|e| anyhow::anyhow!("{}: invalid program: {e}", path.display()))?;
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let case = ir::parse_case(&text)
+        .map_err(|e| anyhow::anyhow!("{}", e.in_file(&path.display().to_string())))?;
+    ir::validate(&case.program)
+        .map_err(|e| anyhow::anyhow!("{}: invalid program: {e}", path.display()))?;
     Ok(case)
 }
 
@@ -33,12 +36,18 @@ pub fn choose_dispatch(case: &Case, inputs: Option<&Path>, lanes: Option<u32>) -
     };
     if let Some(n) = lanes {
         if n == 0 || n > ir::dispatch::MAX_INVOCATIONS {
-            bail!("--lanes must be in 1..={}, not {n}", ir::dispatch::MAX_INVOCATIONS);
+            bail!(
+                "--lanes must be in 1..={}, not {n}",
+                ir::dispatch::MAX_INVOCATIONS
+            );
         }
         if inputs.is_none() && case.dispatch.is_none() {
             d = Dispatch::default_for(&case.program, n);
         } else if n > d.invocations {
-            bail!("--lanes {n} is more than the {} invocations the inputs give", d.invocations);
+            bail!(
+                "--lanes {n} is more than the {} invocations the inputs give",
+                d.invocations
+            );
         } else {
             d = d.truncated(n);
         }
@@ -58,10 +67,15 @@ fn json_value(ty: SlotType, v: &Value, what: &str) -> Result<u64> {
 }
 
 /// Reads an `--inputs` JSON file for `program`.
-pub fn read_inputs_json(path: &Path, program: &ir::Program, lanes: Option<u32>) -> Result<Dispatch> {
+pub fn read_inputs_json(
+    path: &Path,
+    program: &ir::Program,
+    lanes: Option<u32>,
+) -> Result<Dispatch> {
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {name}"))?;
-    let json: Value = serde_json::from_str(&text).map_err(|e| anyhow::anyhow!("{name}:{}:{}: {e}", e.line(), e.column()))?;
+    let json: Value = serde_json::from_str(&text)
+        .map_err(|e| anyhow::anyhow!("{name}:{}:{}: {e}", e.line(), e.column()))?;
     let empty = Vec::new();
     let inputs = match json.get("inputs") {
         None => &empty,
@@ -69,11 +83,17 @@ pub fn read_inputs_json(path: &Path, program: &ir::Program, lanes: Option<u32>) 
         Some(_) => bail!("{name}: `inputs` must be an array of arrays"),
     };
     if inputs.len() != program.inputs.len() {
-        bail!("{name}: the program declares {} input slots, the file gives {}", program.inputs.len(), inputs.len());
+        bail!(
+            "{name}: the program declares {} input slots, the file gives {}",
+            program.inputs.len(),
+            inputs.len()
+        );
     }
     let mut slots = Vec::new();
     for (s, (col, ty)) in inputs.iter().zip(&program.inputs).enumerate() {
-        let Value::Array(vals) = col else { bail!("{name}: inputs[{s}] must be an array") };
+        let Value::Array(vals) = col else {
+            bail!("{name}: inputs[{s}] must be an array")
+        };
         let vals = vals
             .iter()
             .enumerate()
@@ -92,14 +112,28 @@ pub fn read_inputs_json(path: &Path, program: &ir::Program, lanes: Option<u32>) 
         Some(_) => bail!("{name}: `uniforms` must be an array"),
     };
     if uniforms.len() != program.uniforms.len() {
-        bail!("{name}: the program declares {} uniform slots, the file gives {}", program.uniforms.len(), uniforms.len());
+        bail!(
+            "{name}: the program declares {} uniform slots, the file gives {}",
+            program.uniforms.len(),
+            uniforms.len()
+        );
     }
-    let given = slots.iter().map(|v| v.len()).min().unwrap_or(lanes.unwrap_or(16) as usize);
-    let invocations = u32::try_from(given).unwrap_or(u32::MAX).min(ir::dispatch::MAX_INVOCATIONS);
+    let given = slots
+        .iter()
+        .map(|v| v.len())
+        .min()
+        .unwrap_or(lanes.unwrap_or(16) as usize);
+    let invocations = u32::try_from(given)
+        .unwrap_or(u32::MAX)
+        .min(ir::dispatch::MAX_INVOCATIONS);
     if invocations == 0 {
         bail!("{name}: the input arrays are empty");
     }
-    Ok(Dispatch { invocations, inputs: slots, uniforms })
+    Ok(Dispatch {
+        invocations,
+        inputs: slots,
+        uniforms,
+    })
 }
 
 /// Parses a `--simd` value: 8, 16 or 32.

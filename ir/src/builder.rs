@@ -10,8 +10,13 @@ use crate::validate::{validate, ValidationError};
 
 enum FrameKind {
     Root,
-    Then { cond: ValueId },
-    Else { cond: ValueId, then_body: Vec<CfNode> },
+    Then {
+        cond: ValueId,
+    },
+    Else {
+        cond: ValueId,
+        then_body: Vec<CfNode>,
+    },
     Loop,
 }
 
@@ -43,8 +48,14 @@ impl Builder {
     /// A builder for an empty program named `name`, positioned in its entry block.
     pub fn new(name: &str) -> Builder {
         let mut b = Builder {
-            program: Program { name: name.to_string(), ..Program::default() },
-            stack: vec![Frame { kind: FrameKind::Root, list: vec![] }],
+            program: Program {
+                name: name.to_string(),
+                ..Program::default()
+            },
+            stack: vec![Frame {
+                kind: FrameKind::Root,
+                list: vec![],
+            }],
             next_value: 0,
             next_block: 0,
             bits: vec![],
@@ -104,8 +115,16 @@ impl Builder {
     fn open_block(&mut self) {
         let id = BlockId(self.next_block);
         self.next_block += 1;
-        let frame = self.stack.last_mut().expect("the root frame is never popped");
-        frame.list.push(CfNode::Block(Block { id, phis: vec![], instrs: vec![], jump: None }));
+        let frame = self
+            .stack
+            .last_mut()
+            .expect("the root frame is never popped");
+        frame.list.push(CfNode::Block(Block {
+            id,
+            phis: vec![],
+            instrs: vec![],
+            jump: None,
+        }));
     }
 
     fn new_value(&mut self, bits: u8) -> ValueId {
@@ -118,7 +137,12 @@ impl Builder {
     /// Appends an instruction with an explicit result size; returns its value.
     pub fn push(&mut self, op: Op, bits: u8, srcs: &[ValueId], imm: u64) -> ValueId {
         let id = self.new_value(bits);
-        let instr = Instr { op, dest: Some(Def { id, bits }), srcs: srcs.to_vec(), imm };
+        let instr = Instr {
+            op,
+            dest: Some(Def { id, bits }),
+            srcs: srcs.to_vec(),
+            imm,
+        };
         self.block_mut().instrs.push(instr);
         id
     }
@@ -161,26 +185,42 @@ impl Builder {
 
     /// Loads input slot `slot` (declared before).
     pub fn load_input(&mut self, slot: u64) -> ValueId {
-        let bits = self.program.inputs.get(slot as usize).map_or(32, |t| t.bits());
+        let bits = self
+            .program
+            .inputs
+            .get(slot as usize)
+            .map_or(32, |t| t.bits());
         self.push(Op::LoadInput, bits, &[], slot)
     }
 
     /// Loads uniform slot `slot` (declared before).
     pub fn load_uniform(&mut self, slot: u64) -> ValueId {
-        let bits = self.program.uniforms.get(slot as usize).map_or(32, |t| t.bits());
+        let bits = self
+            .program
+            .uniforms
+            .get(slot as usize)
+            .map_or(32, |t| t.bits());
         self.push(Op::LoadUniform, bits, &[], slot)
     }
 
     /// Stores `v` to output slot `slot`.
     pub fn store_output(&mut self, slot: u64, v: ValueId) {
-        let instr = Instr { op: Op::StoreOutput, dest: None, srcs: vec![v], imm: slot };
+        let instr = Instr {
+            op: Op::StoreOutput,
+            dest: None,
+            srcs: vec![v],
+            imm: slot,
+        };
         self.block_mut().instrs.push(instr);
     }
 
     /// Adds a phi to the current block with all its sources.
     pub fn phi(&mut self, bits: u8, srcs: &[(BlockId, ValueId)]) -> ValueId {
         let id = self.new_value(bits);
-        self.block_mut().phis.push(Phi { dest: Def { id, bits }, srcs: srcs.to_vec() });
+        self.block_mut().phis.push(Phi {
+            dest: Def { id, bits },
+            srcs: srcs.to_vec(),
+        });
         id
     }
 
@@ -190,7 +230,11 @@ impl Builder {
         let value = self.phi(bits, &[]);
         let block = self.current_block();
         let index = self.block_mut().phis.len() - 1;
-        PhiHandle { block, index, value }
+        PhiHandle {
+            block,
+            index,
+            value,
+        }
     }
 
     /// Sets the sources of a placeholder phi (applied at `finish`).
@@ -200,7 +244,10 @@ impl Builder {
 
     /// Ends the current block with `if cond`, and opens the then-arm.
     pub fn begin_if(&mut self, cond: ValueId) {
-        self.stack.push(Frame { kind: FrameKind::Then { cond }, list: vec![] });
+        self.stack.push(Frame {
+            kind: FrameKind::Then { cond },
+            list: vec![],
+        });
         self.open_block();
     }
 
@@ -210,7 +257,13 @@ impl Builder {
         let FrameKind::Then { cond } = f.kind else {
             panic!("begin_else without a matching begin_if");
         };
-        self.stack.push(Frame { kind: FrameKind::Else { cond, then_body: f.list }, list: vec![] });
+        self.stack.push(Frame {
+            kind: FrameKind::Else {
+                cond,
+                then_body: f.list,
+            },
+            list: vec![],
+        });
         self.open_block();
     }
 
@@ -224,22 +277,36 @@ impl Builder {
         let FrameKind::Else { cond, then_body } = f.kind else {
             panic!("end_if without a matching begin_if");
         };
-        let node = CfNode::If(If { cond, then_body, else_body: f.list });
+        let node = CfNode::If(If {
+            cond,
+            then_body,
+            else_body: f.list,
+        });
         self.stack.last_mut().expect("root").list.push(node);
         self.open_block();
     }
 
     /// Opens a loop; the current block becomes its header.
     pub fn begin_loop(&mut self) {
-        self.stack.push(Frame { kind: FrameKind::Loop, list: vec![] });
+        self.stack.push(Frame {
+            kind: FrameKind::Loop,
+            list: vec![],
+        });
         self.open_block();
     }
 
     /// Closes the innermost loop and opens the block after it.
     pub fn end_loop(&mut self) {
         let f = self.stack.pop().expect("end_loop after begin_loop");
-        assert!(matches!(f.kind, FrameKind::Loop), "end_loop without a matching begin_loop");
-        self.stack.last_mut().expect("root").list.push(CfNode::Loop(Loop { body: f.list }));
+        assert!(
+            matches!(f.kind, FrameKind::Loop),
+            "end_loop without a matching begin_loop"
+        );
+        self.stack
+            .last_mut()
+            .expect("root")
+            .list
+            .push(CfNode::Loop(Loop { body: f.list }));
         self.open_block();
     }
 

@@ -48,7 +48,12 @@ impl Cfg {
         };
         b.list(body, vec![]);
         let mut cfg = b.cfg;
-        let bound = cfg.blocks.iter().map(|b| b.0 as usize + 1).max().unwrap_or(0);
+        let bound = cfg
+            .blocks
+            .iter()
+            .map(|b| b.0 as usize + 1)
+            .max()
+            .unwrap_or(0);
         cfg.index_of = vec![usize::MAX; bound];
         for (i, id) in cfg.blocks.iter().enumerate() {
             if cfg.index_of[id.0 as usize] == usize::MAX {
@@ -61,7 +66,10 @@ impl Cfg {
 
     /// The block index of a block id.
     pub fn index(&self, id: BlockId) -> Option<usize> {
-        self.index_of.get(id.0 as usize).copied().filter(|&i| i != usize::MAX)
+        self.index_of
+            .get(id.0 as usize)
+            .copied()
+            .filter(|&i| i != usize::MAX)
     }
 
     /// Whether block index `a` dominates block index `b` (reflexive).
@@ -124,7 +132,11 @@ impl Cfg {
                     if self.idom[p] == usize::MAX {
                         continue;
                     }
-                    new = if new == usize::MAX { p } else { intersect(&self.idom, &post, p, new) };
+                    new = if new == usize::MAX {
+                        p
+                    } else {
+                        intersect(&self.idom, &post, p, new)
+                    };
                 }
                 if new != self.idom[v] {
                     self.idom[v] = new;
@@ -196,7 +208,10 @@ impl Builder {
                 }
                 CfNode::Loop(l) => {
                     let header = self.cfg.blocks.len();
-                    self.loops.push(LoopCtx { breaks: vec![], conts: vec![] });
+                    self.loops.push(LoopCtx {
+                        breaks: vec![],
+                        conts: vec![],
+                    });
                     let exits = self.list(&l.body, pending);
                     let ctx = self.loops.pop().expect("pushed above");
                     if header < self.cfg.blocks.len() {

@@ -35,7 +35,11 @@ impl Dispatch {
         let inputs = program
             .inputs
             .iter()
-            .map(|&ty| (0..invocations as u64).map(|i| index_value(ty, i)).collect())
+            .map(|&ty| {
+                (0..invocations as u64)
+                    .map(|i| index_value(ty, i))
+                    .collect()
+            })
             .collect();
         Dispatch {
             invocations,
@@ -90,7 +94,11 @@ impl Dispatch {
     pub fn truncated(&self, n: u32) -> Dispatch {
         Dispatch {
             invocations: n,
-            inputs: self.inputs.iter().map(|v| v.iter().copied().take(n as usize).collect()).collect(),
+            inputs: self
+                .inputs
+                .iter()
+                .map(|v| v.iter().copied().take(n as usize).collect())
+                .collect(),
             uniforms: self.uniforms.clone(),
         }
     }

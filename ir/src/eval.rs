@@ -100,7 +100,11 @@ pub(crate) fn irem(a: &Args) -> R {
 pub(crate) fn imod(a: &Args) -> R {
     let (x, y) = signed_div_operands(a)?;
     let r = x % y;
-    let m = if r != 0 && ((r < 0) != (y < 0)) { r + y } else { r };
+    let m = if r != 0 && ((r < 0) != (y < 0)) {
+        r + y
+    } else {
+        r
+    };
     out(a, m as u64)
 }
 pub(crate) fn umod(a: &Args) -> R {
@@ -312,7 +316,11 @@ pub(crate) fn f2b(a: &Args) -> R {
 // ---- selection ----
 
 pub(crate) fn bcsel(a: &Args) -> R {
-    Ok(if a.src[0] & 1 == 1 { a.src[1] } else { a.src[2] })
+    Ok(if a.src[0] & 1 == 1 {
+        a.src[1]
+    } else {
+        a.src[2]
+    })
 }
 
 // ---- bitfield ----
@@ -359,7 +367,9 @@ pub(crate) fn bitfield_insert(a: &Args) -> R {
     let (base, ins) = (u(a, 0), u(a, 1));
     let (offset, bits) = (s(a, 2), s(a, 3));
     if offset < 0 || bits < 0 || offset + bits > 32 {
-        return Err(Ub("bitfield_insert offset/bits outside [0, 32] or offset + bits > 32"));
+        return Err(Ub(
+            "bitfield_insert offset/bits outside [0, 32] or offset + bits > 32",
+        ));
     }
     let field = ((1u64 << bits) - 1) << offset;
     out(a, (base & !field) | ((ins << offset) & field))
@@ -372,7 +382,11 @@ pub(crate) fn bit_count(a: &Args) -> R {
 }
 pub(crate) fn find_lsb(a: &Args) -> R {
     let v = u(a, 0);
-    Ok(if v == 0 { 0xffff_ffff } else { v.trailing_zeros() as u64 })
+    Ok(if v == 0 {
+        0xffff_ffff
+    } else {
+        v.trailing_zeros() as u64
+    })
 }
 fn msb(v: u64) -> u64 {
     if v == 0 {
@@ -396,7 +410,14 @@ fn extract(a: &Args, width: u8, signed: bool) -> R {
         return Err(Ub("extract index past the end of the value"));
     }
     let field = (u(a, 0) >> (idx as u32 * width as u32)) & mask(width);
-    out(a, if signed { sext(field, width) as u64 } else { field })
+    out(
+        a,
+        if signed {
+            sext(field, width) as u64
+        } else {
+            field
+        },
+    )
 }
 pub(crate) fn extract_u8(a: &Args) -> R {
     extract(a, 8, false)

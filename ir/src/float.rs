@@ -238,13 +238,13 @@ mod tests {
     fn f16_rounding_is_nearest_even() {
         // Midpoints between consecutive f16 values, and points just beside them.
         let samples = [
-            1.0 + 2f64.powi(-11),          // tie: 1.0 and 1.0009765625 -> even (1.0)
-            1.0 + 3.0 * 2f64.powi(-11),    // tie -> 1.001953125 (even mantissa 2)
-            1.0 + 2f64.powi(-11) + 1e-12,  // just above the tie -> up
-            65504.0 + 15.999,              // below the overflow threshold -> 65504
-            2f64.powi(-25),                // half the smallest subnormal: tie -> 0
-            3.0 * 2f64.powi(-25),          // 1.5 subnormal ulps -> 2 ulps
-            -2f64.powi(-26),               // rounds to -0
+            1.0 + 2f64.powi(-11),         // tie: 1.0 and 1.0009765625 -> even (1.0)
+            1.0 + 3.0 * 2f64.powi(-11),   // tie -> 1.001953125 (even mantissa 2)
+            1.0 + 2f64.powi(-11) + 1e-12, // just above the tie -> up
+            65504.0 + 15.999,             // below the overflow threshold -> 65504
+            2f64.powi(-25),               // half the smallest subnormal: tie -> 0
+            3.0 * 2f64.powi(-25),         // 1.5 subnormal ulps -> 2 ulps
+            -2f64.powi(-26),              // rounds to -0
             0.1,
             -1234.567,
         ];
@@ -267,7 +267,11 @@ mod tests {
             let even = if v & 1 == 0 { v } else { v + 1 };
             assert_eq!(f64_to_f16(mid), even, "midpoint above {v:#x}");
             let above = f64::from_bits(mid.to_bits() + 1);
-            assert_eq!(f64_to_f16(above), v + 1, "just above the midpoint above {v:#x}");
+            assert_eq!(
+                f64_to_f16(above),
+                v + 1,
+                "just above the midpoint above {v:#x}"
+            );
         }
     }
 
@@ -282,8 +286,8 @@ mod tests {
         // A double-rounding trap for f16: exact value just above a tie.
         // 1 + 2^-11 (tie between 1 and 1+2^-10) plus a tiny positive product.
         let one = 0x3c00u64; // 1.0
-        // a*b with a = 2^-6, b = 2^-5 is 2^-11; plus c = 1.0 gives exactly the
-        // tie 1 + 2^-11, which rounds to even (1.0).
+                             // a*b with a = 2^-6, b = 2^-5 is 2^-11; plus c = 1.0 gives exactly the
+                             // tie 1 + 2^-11, which rounds to even (1.0).
         let a6 = f64_to_f16(2f64.powi(-6)) as u64;
         let b5 = f64_to_f16(2f64.powi(-5)) as u64;
         assert_eq!(fma(a6, b5, one, 16), 0x3c00);

@@ -375,8 +375,24 @@ impl Op {
         use Op::*;
         matches!(
             self,
-            Iadd | Imul | Imin | Imax | Umin | Umax | ImulHigh | UmulHigh | Iand | Ior | Ixor
-                | Ieq | Ine | Feq | Fneu | Fadd | Fmul | Fmin | Fmax
+            Iadd | Imul
+                | Imin
+                | Imax
+                | Umin
+                | Umax
+                | ImulHigh
+                | UmulHigh
+                | Iand
+                | Ior
+                | Ixor
+                | Ieq
+                | Ine
+                | Feq
+                | Fneu
+                | Fadd
+                | Fmul
+                | Fmin
+                | Fmax
         )
     }
 }
@@ -410,12 +426,21 @@ pub fn markdown_table() -> String {
             Sig::StoreSlot => "declared type of `slot` ->".to_string(),
         };
         let mut attrs = String::new();
-        for (bit, c) in [(PURE, 'P'), (SIDE_EFFECTS, 'S'), (CROSS_INVOCATION, 'X'), (MAY_BE_UNDEFINED, 'U'), (READS_OTHER_LANE, 'R')] {
+        for (bit, c) in [
+            (PURE, 'P'),
+            (SIDE_EFFECTS, 'S'),
+            (CROSS_INVOCATION, 'X'),
+            (MAY_BE_UNDEFINED, 'U'),
+            (READS_OTHER_LANE, 'R'),
+        ] {
             if i.flags & bit != 0 {
                 attrs.push(c);
             }
         }
-        s.push_str(&format!("| `{}` | {} | {} | {} |\n", i.name, sig, attrs, i.doc));
+        s.push_str(&format!(
+            "| `{}` | {} | {} | {} |\n",
+            i.name, sig, attrs, i.doc
+        ));
     }
     s
 }
@@ -435,7 +460,12 @@ mod tests {
     #[test]
     fn alu_ops_have_evaluators() {
         for info in OPS {
-            assert_eq!(info.class == OpClass::Alu, info.eval.is_some(), "{}", info.name);
+            assert_eq!(
+                info.class == OpClass::Alu,
+                info.eval.is_some(),
+                "{}",
+                info.name
+            );
         }
     }
 
@@ -454,7 +484,10 @@ mod tests {
             std::fs::write(path, &want).unwrap();
         }
         let have = std::fs::read_to_string(path).unwrap_or_default();
-        assert!(have == want, "ir/OPS.md is stale: run UPDATE_OPS_MD=1 cargo test -p ir ops_md");
+        assert!(
+            have == want,
+            "ir/OPS.md is stale: run UPDATE_OPS_MD=1 cargo test -p ir ops_md"
+        );
     }
 
     #[test]

@@ -45,8 +45,16 @@ type PResult<T> = Result<T, ParseError>;
 pub fn parse_program(text: &str) -> PResult<Program> {
     let case = parse_case(text)?;
     if case.dispatch.is_some() {
-        let line = text.lines().position(|l| l.trim_start().starts_with("dispatch")).unwrap_or(0);
-        return Err(ParseError { file: None, line: line + 1, col: 1, msg: "unexpected dispatch section".into() });
+        let line = text
+            .lines()
+            .position(|l| l.trim_start().starts_with("dispatch"))
+            .unwrap_or(0);
+        return Err(ParseError {
+            file: None,
+            line: line + 1,
+            col: 1,
+            msg: "unexpected dispatch section".into(),
+        });
     }
     Ok(case.program)
 }
@@ -92,7 +100,12 @@ struct Cur<'a> {
 impl<'a> Cur<'a> {
     fn err<T>(&self, msg: impl Into<String>) -> PResult<T> {
         let col = self.s[..self.pos].chars().count() + 1;
-        Err(ParseError { file: None, line: self.line, col, msg: msg.into() })
+        Err(ParseError {
+            file: None,
+            line: self.line,
+            col,
+            msg: msg.into(),
+        })
     }
     fn ws(&mut self) {
         while let Some(c) = self.peek() {
@@ -110,7 +123,11 @@ impl<'a> Cur<'a> {
         match self.peek() {
             None => "end of line".to_string(),
             Some(_) => {
-                let rest: String = self.s[self.pos..].chars().take_while(|c| !c.is_whitespace()).take(16).collect();
+                let rest: String = self.s[self.pos..]
+                    .chars()
+                    .take_while(|c| !c.is_whitespace())
+                    .take(16)
+                    .collect();
                 format!("`{rest}`")
             }
         }
@@ -171,7 +188,9 @@ impl<'a> Cur<'a> {
             return self.err(format!("expected a value `%N`, found {}", self.found()));
         }
         let n = self.number("a value number")?;
-        u32::try_from(n).map(ValueId).or_else(|_| self.err("value number too large"))
+        u32::try_from(n)
+            .map(ValueId)
+            .or_else(|_| self.err("value number too large"))
     }
     fn block_id(&mut self) -> PResult<BlockId> {
         self.ws();
@@ -216,7 +235,12 @@ impl<'a> Parser<'a> {
     fn eof_err<T>(&self, msg: &str) -> PResult<T> {
         let line = self.lines.len().max(1);
         let col = self.lines.last().map_or(1, |l| l.raw.chars().count() + 1);
-        Err(ParseError { file: None, line, col, msg: format!("{msg}, found end of file") })
+        Err(ParseError {
+            file: None,
+            line,
+            col,
+            msg: format!("{msg}, found end of file"),
+        })
     }
     /// The next non-blank line as a cursor, or an error naming what was expected.
     fn next(&mut self, expected: &str) -> PResult<Cur<'a>> {
@@ -226,12 +250,20 @@ impl<'a> Parser<'a> {
         }
         let l = &self.lines[self.pos];
         self.pos += 1;
-        Ok(Cur { line: l.no, s: l.text, pos: 0 })
+        Ok(Cur {
+            line: l.no,
+            s: l.text,
+            pos: 0,
+        })
     }
     fn peek_word(&mut self) -> Option<&'a str> {
         self.skip_blank();
         let l = self.lines.get(self.pos)?;
-        let mut c = Cur { line: l.no, s: l.text, pos: 0 };
+        let mut c = Cur {
+            line: l.no,
+            s: l.text,
+            pos: 0,
+        };
         let w = c.word();
         if w.is_empty() {
             c.ws();
@@ -246,7 +278,9 @@ impl<'a> Parser<'a> {
         while self.pos < self.lines.len() {
             let raw = self.lines[self.pos].raw.trim();
             if let Some(c) = raw.strip_prefix("//") {
-                program.comments.push(c.strip_prefix(' ').unwrap_or(c).to_string());
+                program
+                    .comments
+                    .push(c.strip_prefix(' ').unwrap_or(c).to_string());
                 self.pos += 1;
             } else if raw.is_empty() {
                 self.pos += 1;
@@ -278,14 +312,21 @@ impl<'a> Parser<'a> {
             if slot as usize != slots.len() {
                 c.pos = col_save;
                 c.ws();
-                return c.err(format!("expected slot {} (slots are declared in order), found {}", slots.len(), c.found()));
+                return c.err(format!(
+                    "expected slot {} (slots are declared in order), found {}",
+                    slots.len(),
+                    c.found()
+                ));
             }
             c.ws();
             let save = c.pos;
             let tname = c.word();
             let Some(t) = SlotType::from_name(tname) else {
                 c.pos = save;
-                return c.err(format!("expected a type (bool, i8, i16, i32, i64, f16, f32, f64), found {}", c.found()));
+                return c.err(format!(
+                    "expected a type (bool, i8, i16, i32, i64, f16, f32, f64), found {}",
+                    c.found()
+                ));
             };
             slots.push(t);
             c.end()?;
@@ -295,10 +336,15 @@ impl<'a> Parser<'a> {
         c.expect_word("main")?;
         c.expect('{')?;
         c.end()?;
-        let (body, end) = self.list(0)?;
+        let (body, end) = self.list()?;
         if end != ListEnd::Close {
             let l = &self.lines[self.pos - 1];
-            return Err(ParseError { file: None, line: l.no, col: 1, msg: "`} else {` outside an `if`".into() });
+            return Err(ParseError {
+                file: None,
+                line: l.no,
+                col: 1,
+                msg: "`} else {` outside an `if`".into(),
+            });
         }
         program.body = body;
         let mut dispatch = None;
@@ -308,7 +354,11 @@ impl<'a> Parser<'a> {
         self.skip_blank();
         if self.pos < self.lines.len() {
             let l = &self.lines[self.pos];
-            let mut c = Cur { line: l.no, s: l.text, pos: 0 };
+            let mut c = Cur {
+                line: l.no,
+                s: l.text,
+                pos: 0,
+            };
             c.ws();
             return c.err(format!("expected end of file, found {}", c.found()));
         }
@@ -324,7 +374,11 @@ impl<'a> Parser<'a> {
         }
         c.expect('{')?;
         c.end()?;
-        let mut d = Dispatch { invocations: n as u32, inputs: vec![Vec::new(); p.inputs.len()], uniforms: vec![0; p.uniforms.len()] };
+        let mut d = Dispatch {
+            invocations: n as u32,
+            inputs: vec![Vec::new(); p.inputs.len()],
+            uniforms: vec![0; p.uniforms.len()],
+        };
         let mut seen_inputs = vec![false; p.inputs.len()];
         let mut seen_uniforms = vec![false; p.uniforms.len()];
         loop {
@@ -341,7 +395,10 @@ impl<'a> Parser<'a> {
                 "uniform" => (&p.uniforms, &mut seen_uniforms),
                 _ => {
                     c.pos = save;
-                    return c.err(format!("expected `input`, `uniform` or `}}`, found {}", c.found()));
+                    return c.err(format!(
+                        "expected `input`, `uniform` or `}}`, found {}",
+                        c.found()
+                    ));
                 }
             };
             let slot_col = c.pos;
@@ -349,7 +406,9 @@ impl<'a> Parser<'a> {
             if slot >= types.len() || seen[slot] {
                 c.pos = slot_col;
                 c.ws();
-                return c.err(format!("{kind} slot {slot} is not declared or is given twice"));
+                return c.err(format!(
+                    "{kind} slot {slot} is not declared or is given twice"
+                ));
             }
             seen[slot] = true;
             c.expect(':')?;
@@ -375,12 +434,19 @@ impl<'a> Parser<'a> {
             }
             if kind == "input" {
                 if vals.len() != d.invocations as usize {
-                    return c.err(format!("expected {} values for input {slot}, found {}", d.invocations, vals.len()));
+                    return c.err(format!(
+                        "expected {} values for input {slot}, found {}",
+                        d.invocations,
+                        vals.len()
+                    ));
                 }
                 d.inputs[slot] = vals;
             } else {
                 if vals.len() != 1 {
-                    return c.err(format!("expected one value for uniform {slot}, found {}", vals.len()));
+                    return c.err(format!(
+                        "expected one value for uniform {slot}, found {}",
+                        vals.len()
+                    ));
                 }
                 d.uniforms[slot] = vals[0];
             }
@@ -396,11 +462,16 @@ impl<'a> Parser<'a> {
 
     fn eof_or_here<T>(&self, msg: String) -> PResult<T> {
         let l = &self.lines[self.pos - 1];
-        Err(ParseError { file: None, line: l.no, col: 1, msg })
+        Err(ParseError {
+            file: None,
+            line: l.no,
+            col: 1,
+            msg,
+        })
     }
 
     /// Parses a control-flow list up to its closing `}` (or `} else {`).
-    fn list(&mut self, loop_depth: usize) -> PResult<(Vec<CfNode>, ListEnd)> {
+    fn list(&mut self) -> PResult<(Vec<CfNode>, ListEnd)> {
         let mut list: Vec<CfNode> = Vec::new();
         let mut cur: Option<Block> = None;
         loop {
@@ -408,7 +479,11 @@ impl<'a> Parser<'a> {
             c.ws();
             let save = c.pos;
             if c.eat('}') {
-                let end = if c.eat_word_else() { ListEnd::Else } else { ListEnd::Close };
+                let end = if c.eat_word_else() {
+                    ListEnd::Else
+                } else {
+                    ListEnd::Close
+                };
                 c.end()?;
                 match cur.take() {
                     Some(b) => list.push(CfNode::Block(b)),
@@ -424,12 +499,19 @@ impl<'a> Parser<'a> {
                 "block" => {
                     if cur.is_some() {
                         c.pos = save;
-                        return c.err("a block must be followed by `if`, `loop` or `}`, not another block");
+                        return c.err(
+                            "a block must be followed by `if`, `loop` or `}`, not another block",
+                        );
                     }
                     let id = c.block_id()?;
                     c.expect(':')?;
                     c.end()?;
-                    cur = Some(Block { id, phis: vec![], instrs: vec![], jump: None });
+                    cur = Some(Block {
+                        id,
+                        phis: vec![],
+                        instrs: vec![],
+                        jump: None,
+                    });
                 }
                 "if" | "loop" => {
                     let Some(b) = cur.take() else {
@@ -445,24 +527,43 @@ impl<'a> Parser<'a> {
                         let cond = c.value()?;
                         c.expect('{')?;
                         c.end()?;
-                        let (then_body, end) = self.list(loop_depth)?;
+                        let (then_body, end) = self.list()?;
                         if end != ListEnd::Else {
                             let l = &self.lines[self.pos - 1];
-                            return Err(ParseError { file: None, line: l.no, col: 1, msg: "expected `} else {`".into() });
+                            return Err(ParseError {
+                                file: None,
+                                line: l.no,
+                                col: 1,
+                                msg: "expected `} else {`".into(),
+                            });
                         }
-                        let (else_body, end) = self.list(loop_depth)?;
+                        let (else_body, end) = self.list()?;
                         if end != ListEnd::Close {
                             let l = &self.lines[self.pos - 1];
-                            return Err(ParseError { file: None, line: l.no, col: 1, msg: "expected `}`, found `} else {`".into() });
+                            return Err(ParseError {
+                                file: None,
+                                line: l.no,
+                                col: 1,
+                                msg: "expected `}`, found `} else {`".into(),
+                            });
                         }
-                        list.push(CfNode::If(If { cond, then_body, else_body }));
+                        list.push(CfNode::If(If {
+                            cond,
+                            then_body,
+                            else_body,
+                        }));
                     } else {
                         c.expect('{')?;
                         c.end()?;
-                        let (body, end) = self.list(loop_depth + 1)?;
+                        let (body, end) = self.list()?;
                         if end != ListEnd::Close {
                             let l = &self.lines[self.pos - 1];
-                            return Err(ParseError { file: None, line: l.no, col: 1, msg: "expected `}`, found `} else {`".into() });
+                            return Err(ParseError {
+                                file: None,
+                                line: l.no,
+                                col: 1,
+                                msg: "expected `}`, found `} else {`".into(),
+                            });
                         }
                         list.push(CfNode::Loop(Loop { body }));
                     }
@@ -472,7 +573,10 @@ impl<'a> Parser<'a> {
                         _ => {
                             let mut c = self.next("`block bN:` after `}`")?;
                             c.ws();
-                            return c.err(format!("expected `block bN:` after `}}`, found {}", c.found()));
+                            return c.err(format!(
+                                "expected `block bN:` after `}}`, found {}",
+                                c.found()
+                            ));
                         }
                     }
                 }
@@ -486,7 +590,11 @@ impl<'a> Parser<'a> {
                         c.pos = save;
                         return c.err(format!("`{w}` after a jump"));
                     }
-                    b.jump = Some(if w == "break" { Jump::Break } else { Jump::Continue });
+                    b.jump = Some(if w == "break" {
+                        Jump::Break
+                    } else {
+                        Jump::Continue
+                    });
                 }
                 _ => {
                     c.pos = save;
@@ -500,7 +608,9 @@ impl<'a> Parser<'a> {
                         Stmt::Phi(p) => {
                             if !b.instrs.is_empty() {
                                 c.pos = save;
-                                return c.err("phis must come before the other instructions of a block");
+                                return c.err(
+                                    "phis must come before the other instructions of a block",
+                                );
                             }
                             b.phis.push(p)
                         }
@@ -516,10 +626,8 @@ impl Cur<'_> {
     /// After `}`: eats `else {` if present.
     fn eat_word_else(&mut self) -> bool {
         let save = self.pos;
-        if self.word() == "else" {
-            if self.eat('{') {
-                return true;
-            }
+        if self.word() == "else" && self.eat('{') {
+            return true;
         }
         self.pos = save;
         false
@@ -536,13 +644,18 @@ fn instr_line(c: &mut Cur) -> PResult<Stmt> {
     c.ws();
     let mut dest = None;
     if c.peek() != Some('@') {
+        let start = c.pos;
         let bits = c.number("a bit size, `@intrinsic` or a statement")?;
         if !matches!(bits, 1 | 8 | 16 | 32 | 64) {
+            c.pos = start;
             return c.err(format!("bit size must be 1, 8, 16, 32 or 64, not {bits}"));
         }
         let id = c.value()?;
         c.expect('=')?;
-        dest = Some(Def { id, bits: bits as u8 });
+        dest = Some(Def {
+            id,
+            bits: bits as u8,
+        });
     }
     c.ws();
     let intrinsic = c.eat('@');
@@ -589,7 +702,10 @@ fn instr_line(c: &mut Cur) -> PResult<Stmt> {
             imm = match w {
                 "true" if bits == 1 => 1,
                 "false" if bits == 1 => 0,
-                _ => match w.strip_prefix("0x").and_then(|h| u64::from_str_radix(h, 16).ok()) {
+                _ => match w
+                    .strip_prefix("0x")
+                    .and_then(|h| u64::from_str_radix(h, 16).ok())
+                {
                     Some(v) if v & !mask(bits) == 0 => v,
                     Some(_) => {
                         c.pos = start;
@@ -597,7 +713,10 @@ fn instr_line(c: &mut Cur) -> PResult<Stmt> {
                     }
                     None => {
                         c.pos = start;
-                        return c.err(format!("expected a hex constant (0x...) or true/false, found {}", c.found()));
+                        return c.err(format!(
+                            "expected a hex constant (0x...) or true/false, found {}",
+                            c.found()
+                        ));
                     }
                 },
             };
@@ -641,5 +760,10 @@ fn instr_line(c: &mut Cur) -> PResult<Stmt> {
             format!("`{name}` defines no value")
         });
     }
-    Ok(Stmt::Instr(Instr { op, dest, srcs, imm }))
+    Ok(Stmt::Instr(Instr {
+        op,
+        dest,
+        srcs,
+        imm,
+    }))
 }

@@ -18,7 +18,11 @@ pub fn print_program(p: &Program) -> String {
         }
     }
     let _ = writeln!(out, "shader: {}", p.name);
-    for (kind, slots) in [("decl_input", &p.inputs), ("decl_uniform", &p.uniforms), ("decl_output", &p.outputs)] {
+    for (kind, slots) in [
+        ("decl_input", &p.inputs),
+        ("decl_uniform", &p.uniforms),
+        ("decl_output", &p.outputs),
+    ] {
         for (i, t) in slots.iter().enumerate() {
             let _ = writeln!(out, "{kind} {i} {t}");
         }
@@ -49,7 +53,11 @@ fn print_dispatch(out: &mut String, p: &Program, d: &Dispatch) {
         out.push('\n');
     }
     for (slot, v) in d.uniforms.iter().enumerate() {
-        let _ = writeln!(out, "\tuniform {slot}: {}", format_value(p.uniforms[slot], *v));
+        let _ = writeln!(
+            out,
+            "\tuniform {slot}: {}",
+            format_value(p.uniforms[slot], *v)
+        );
     }
     out.push_str("}\n");
 }
@@ -124,7 +132,11 @@ pub fn instr_text(i: &Instr) -> String {
         OpClass::Const => {
             let bits = i.dest.map_or(32, |d| d.bits);
             if bits == 1 {
-                let _ = write!(s, "load_const ({})", if i.imm & 1 == 1 { "true" } else { "false" });
+                let _ = write!(
+                    s,
+                    "load_const ({})",
+                    if i.imm & 1 == 1 { "true" } else { "false" }
+                );
             } else {
                 let _ = write!(s, "load_const (0x{:0w$x})", i.imm, w = bits as usize / 4);
             }
@@ -144,4 +156,3 @@ pub fn instr_text(i: &Instr) -> String {
     }
     s
 }
-

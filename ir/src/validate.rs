@@ -216,15 +216,26 @@ pub fn validate_all(p: &Program) -> Vec<ValidationError> {
         return errs;
     }
     let cfg = Cfg::build(&p.body);
-    let mut v = Validator { p, cfg: &cfg, errs, defs: vec![], bits: vec![] };
+    let mut v = Validator {
+        p,
+        cfg: &cfg,
+        errs,
+        defs: vec![],
+        bits: vec![],
+    };
     v.collect_defs();
     if !v.errs.is_empty() {
         return v.errs;
     }
     for &i in &cfg.stray_jumps {
         let block = cfg.blocks[i];
-        let jump = if jump_of(p, block) == Some(crate::program::Jump::Break) { "break" } else { "continue" };
-        v.errs.push(ValidationError::JumpOutsideLoop { jump, block });
+        let jump = if jump_of(p, block) == Some(crate::program::Jump::Break) {
+            "break"
+        } else {
+            "continue"
+        };
+        v.errs
+            .push(ValidationError::JumpOutsideLoop { jump, block });
     }
     for (i, id) in cfg.blocks.iter().enumerate() {
         if !cfg.reachable(i) {
@@ -253,16 +264,23 @@ fn jump_of(p: &Program, id: BlockId) -> Option<crate::program::Jump> {
 fn structure(list: &[CfNode], context: &str, errs: &mut Vec<ValidationError>) {
     match list.first() {
         Some(CfNode::Block(_)) => {}
-        _ => errs.push(ValidationError::ListMustStartWithBlock { context: context.into() }),
+        _ => errs.push(ValidationError::ListMustStartWithBlock {
+            context: context.into(),
+        }),
     }
     if !matches!(list.last(), Some(CfNode::Block(_))) && !list.is_empty() {
-        errs.push(ValidationError::ListMustEndWithBlock { context: context.into() });
+        errs.push(ValidationError::ListMustEndWithBlock {
+            context: context.into(),
+        });
     }
     for (k, node) in list.iter().enumerate() {
         match node {
             CfNode::Block(b) => {
                 if let Some(CfNode::Block(next)) = list.get(k + 1) {
-                    errs.push(ValidationError::AdjacentBlocks { first: b.id, second: next.id });
+                    errs.push(ValidationError::AdjacentBlocks {
+                        first: b.id,
+                        second: next.id,
+                    });
                 }
                 if b.jump.is_some() && k + 1 != list.len() {
                     errs.push(ValidationError::JumpNotLast { block: b.id });
@@ -328,19 +346,41 @@ impl Validator<'_> {
     }
 
     fn size_of(&self, v: ValueId) -> Option<u8> {
-        self.defs.get(v.0 as usize).copied().flatten().map(|_| self.bits[v.0 as usize])
+        self.defs
+            .get(v.0 as usize)
+            .copied()
+            .flatten()
+            .map(|_| self.bits[v.0 as usize])
     }
 
     /// Checks that `v`'s definition dominates a use at (block, pos).
-    fn check_use(&mut self, v: ValueId, block: usize, pos: usize, instr: &dyn Fn() -> String) -> Option<u8> {
+    fn check_use(
+        &mut self,
+        v: ValueId,
+        block: usize,
+        pos: usize,
+        instr: &dyn Fn() -> String,
+    ) -> Option<u8> {
         let id = self.cfg.blocks[block];
         let Some(site) = self.defs.get(v.0 as usize).copied().flatten() else {
-            self.errs.push(ValidationError::UndefinedValue { value: v, block: id, instr: instr() });
+            self.errs.push(ValidationError::UndefinedValue {
+                value: v,
+                block: id,
+                instr: instr(),
+            });
             return None;
         };
-        let ok = if site.block == block { site.pos < pos } else { self.cfg.dominates(site.block, block) };
+        let ok = if site.block == block {
+            site.pos < pos
+        } else {
+            self.cfg.dominates(site.block, block)
+        };
         if !ok {
-            self.errs.push(ValidationError::NotDominated { value: v, block: id, instr: instr() });
+            self.errs.push(ValidationError::NotDominated {
+                value: v,
+                block: id,
+                instr: instr(),
+            });
         }
         self.size_of(v)
     }
@@ -356,9 +396,12 @@ impl Validator<'_> {
                 CfNode::If(f) => {
                     let pb = prev_block.expect("structure checked: a block precedes every if");
                     let pos = usize::MAX;
-                    if let Some(bits) = self.check_use(f.cond, pb, pos, &|| format!("if {}", f.cond)) {
+                    if let Some(bits) =
+                        self.check_use(f.cond, pb, pos, &|| format!("if {}", f.cond))
+                    {
                         if bits != 1 {
-                            self.errs.push(ValidationError::CondNotBool { cond: f.cond, bits });
+                            self.errs
+                                .push(ValidationError::CondNotBool { cond: f.cond, bits });
                         }
                     }
                     self.list(&f.then_body, None);
@@ -370,13 +413,21 @@ impl Validator<'_> {
     }
 
     fn block(&mut self, b: &Block, bi: usize) {
-        let mut expected: Vec<BlockId> = self.cfg.preds[bi].iter().map(|&p| self.cfg.blocks[p]).collect();
+        let mut expected: Vec<BlockId> = self.cfg.preds[bi]
+            .iter()
+            .map(|&p| self.cfg.blocks[p])
+            .collect();
         expected.sort();
         for phi in &b.phis {
             let mut found: Vec<BlockId> = phi.srcs.iter().map(|(b, _)| *b).collect();
             found.sort();
             if found != expected {
-                self.errs.push(ValidationError::PhiPreds { phi: phi.dest.id, block: b.id, expected: expected.clone(), found });
+                self.errs.push(ValidationError::PhiPreds {
+                    phi: phi.dest.id,
+                    block: b.id,
+                    expected: expected.clone(),
+                    found,
+                });
                 continue;
             }
             for &(pred, v) in &phi.srcs {
@@ -384,7 +435,12 @@ impl Validator<'_> {
                 let text = || phi_text(phi);
                 if let Some(bits) = self.check_use(v, pi, usize::MAX, &text) {
                     if bits != phi.dest.bits {
-                        self.errs.push(ValidationError::PhiSize { phi: phi.dest.id, bits: phi.dest.bits, src: v, found: bits });
+                        self.errs.push(ValidationError::PhiSize {
+                            phi: phi.dest.id,
+                            bits: phi.dest.bits,
+                            src: v,
+                            found: bits,
+                        });
                     }
                 }
             }
@@ -408,17 +464,41 @@ impl Validator<'_> {
         let text = || instr_text(i);
         let expected = info.sig.num_srcs();
         if sizes.len() != expected {
-            self.errs.push(ValidationError::SrcCount { op, expected, found: sizes.len(), block, instr: text() });
+            self.errs.push(ValidationError::SrcCount {
+                op,
+                expected,
+                found: sizes.len(),
+                block,
+                instr: text(),
+            });
             return;
         }
         if info.sig.has_dest() != i.dest.is_some() {
-            let problem = if i.dest.is_some() { "defines no value" } else { "must define a value" };
-            self.errs.push(ValidationError::DestPresence { op, problem, block });
+            let problem = if i.dest.is_some() {
+                "defines no value"
+            } else {
+                "must define a value"
+            };
+            self.errs
+                .push(ValidationError::DestPresence { op, problem, block });
             return;
         }
         let dest = i.dest.map_or(0, |d| d.bits);
-        let src_err = |src: usize, found: u8, expected: String| ValidationError::SrcSize { op, src, found, expected, block, instr: text() };
-        let dest_err = |expected: String| ValidationError::DestSize { op, found: dest, expected, block, instr: text() };
+        let src_err = |src: usize, found: u8, expected: String| ValidationError::SrcSize {
+            op,
+            src,
+            found,
+            expected,
+            block,
+            instr: text(),
+        };
+        let dest_err = |expected: String| ValidationError::DestSize {
+            op,
+            found: dest,
+            expected,
+            block,
+            instr: text(),
+        };
         let set = |s: SizeSet| format!("one of {s}");
         let mut errs = Vec::new();
         match info.sig {
@@ -439,7 +519,11 @@ impl Validator<'_> {
                 if !allowed.contains(sizes[0]) {
                     errs.push(src_err(0, sizes[0], set(allowed)));
                 } else if sizes[1] != sizes[0] {
-                    errs.push(src_err(1, sizes[1], format!("{} (source 0's size)", sizes[0])));
+                    errs.push(src_err(
+                        1,
+                        sizes[1],
+                        format!("{} (source 0's size)", sizes[0]),
+                    ));
                 }
             }
             Sig::Convert { from, to } => {
@@ -468,9 +552,9 @@ impl Validator<'_> {
                 if sizes[0] != 1 {
                     errs.push(src_err(0, sizes[0], "1".into()));
                 }
-                for k in 1..3 {
-                    if sizes[k] != dest {
-                        errs.push(src_err(k, sizes[k], format!("{dest} (the result's size)")));
+                for (k, &size) in sizes.iter().enumerate().skip(1) {
+                    if size != dest {
+                        errs.push(src_err(k, size, format!("{dest} (the result's size)")));
                     }
                 }
             }
@@ -489,7 +573,11 @@ impl Validator<'_> {
                     errs.push(dest_err(set(allowed)));
                 }
                 if i.op == crate::op::Op::LoadConst && dest != 0 && i.imm & !mask(dest) != 0 {
-                    errs.push(ValidationError::ConstTooWide { imm: i.imm, bits: dest, block });
+                    errs.push(ValidationError::ConstTooWide {
+                        imm: i.imm,
+                        bits: dest,
+                        block,
+                    });
                 }
             }
             Sig::LoadSlot | Sig::StoreSlot => {
@@ -498,12 +586,25 @@ impl Validator<'_> {
                     crate::op::Op::LoadUniform => &self.p.uniforms,
                     _ => &self.p.outputs,
                 };
-                let found = if info.sig == Sig::LoadSlot { dest } else { sizes[0] };
+                let found = if info.sig == Sig::LoadSlot {
+                    dest
+                } else {
+                    sizes[0]
+                };
                 match decls.get(i.imm as usize) {
-                    None => errs.push(ValidationError::SlotOutOfRange { op, slot: i.imm, declared: decls.len(), block }),
-                    Some(t) if t.bits() != found => {
-                        errs.push(ValidationError::SlotType { op, slot: i.imm, declared: *t, found, block })
-                    }
+                    None => errs.push(ValidationError::SlotOutOfRange {
+                        op,
+                        slot: i.imm,
+                        declared: decls.len(),
+                        block,
+                    }),
+                    Some(t) if t.bits() != found => errs.push(ValidationError::SlotType {
+                        op,
+                        slot: i.imm,
+                        declared: *t,
+                        found,
+                        block,
+                    }),
                     Some(_) => {}
                 }
             }

@@ -55,7 +55,11 @@ pub fn parse_value(ty: SlotType, s: &str) -> Result<u64, String> {
                 SlotType::F16 => float::f64_to_f16(x) as u64,
                 SlotType::F32 => {
                     // Parse as f32 directly so decimal input is rounded once.
-                    let y: f32 = if x.is_infinite() { x as f32 } else { s.parse().map_err(|_| expected())? };
+                    let y: f32 = if x.is_infinite() {
+                        x as f32
+                    } else {
+                        s.parse().map_err(|_| expected())?
+                    };
                     y.to_bits() as u64
                 }
                 _ => x.to_bits(),
@@ -93,7 +97,10 @@ mod tests {
         assert_eq!(parse_value(SlotType::I8, "255"), Ok(0xff));
         assert!(parse_value(SlotType::I8, "256").is_err());
         assert!(parse_value(SlotType::I8, "-129").is_err());
-        assert_eq!(parse_value(SlotType::I64, "-9223372036854775808"), Ok(1 << 63));
+        assert_eq!(
+            parse_value(SlotType::I64, "-9223372036854775808"),
+            Ok(1 << 63)
+        );
         assert_eq!(parse_value(SlotType::I32, "0xffffffff"), Ok(0xffff_ffff));
         assert!(parse_value(SlotType::I16, "0x10000").is_err());
         assert!(parse_value(SlotType::I32, "1.5").is_err());

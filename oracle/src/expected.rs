@@ -37,26 +37,51 @@ pub fn parse_expected(text: &str, types: &[SlotType]) -> Result<Vec<ExpectedSect
         if let Some(rest) = line.strip_prefix("[simd").and_then(|r| r.strip_suffix(']')) {
             let simd = rest
                 .split(',')
-                .map(|w| w.trim().parse::<u32>().ok().filter(|w| matches!(w, 8 | 16 | 32)))
+                .map(|w| {
+                    w.trim()
+                        .parse::<u32>()
+                        .ok()
+                        .filter(|w| matches!(w, 8 | 16 | 32))
+                })
                 .collect::<Option<Vec<u32>>>()
                 .ok_or_else(|| at(format!("bad section header `{line}`")))?;
             sections.push(ExpectedSection { simd, rows: vec![] });
             continue;
         }
-        let section = sections.last_mut().ok_or_else(|| at("expected a `[simd ...]` header first".into()))?;
-        let (inv, vals) = line.split_once(':').ok_or_else(|| at(format!("expected `N: values`, found `{line}`")))?;
-        let inv: usize = inv.trim().parse().map_err(|_| at(format!("bad invocation `{inv}`")))?;
+        let section = sections
+            .last_mut()
+            .ok_or_else(|| at("expected a `[simd ...]` header first".into()))?;
+        let (inv, vals) = line
+            .split_once(':')
+            .ok_or_else(|| at(format!("expected `N: values`, found `{line}`")))?;
+        let inv: usize = inv
+            .trim()
+            .parse()
+            .map_err(|_| at(format!("bad invocation `{inv}`")))?;
         if inv != section.rows.len() {
-            return Err(at(format!("expected invocation {}, found {inv}", section.rows.len())));
+            return Err(at(format!(
+                "expected invocation {}, found {inv}",
+                section.rows.len()
+            )));
         }
         let words: Vec<&str> = vals.split_whitespace().collect();
         if words.len() != types.len() {
-            return Err(at(format!("expected {} values, found {}", types.len(), words.len())));
+            return Err(at(format!(
+                "expected {} values, found {}",
+                types.len(),
+                words.len()
+            )));
         }
         let row = words
             .iter()
             .zip(types)
-            .map(|(w, t)| if *w == "-" { Ok(None) } else { parse_value(*t, w).map(Some).map_err(&at) })
+            .map(|(w, t)| {
+                if *w == "-" {
+                    Ok(None)
+                } else {
+                    parse_value(*t, w).map(Some).map_err(&at)
+                }
+            })
             .collect::<Result<Vec<_>, String>>()?;
         section.rows.push(row);
     }
@@ -72,7 +97,11 @@ pub fn print_expected(simd: &[u32], outputs: &Outputs) -> String {
     let mut s = format!("[simd {}]\n", widths.join(","));
     for inv in 0..outputs.invocations {
         let vals: Vec<String> = (0..outputs.types.len())
-            .map(|k| outputs.get(inv, k).map_or("-".to_string(), |v| format_value(outputs.types[k], v)))
+            .map(|k| {
+                outputs
+                    .get(inv, k)
+                    .map_or("-".to_string(), |v| format_value(outputs.types[k], v))
+            })
             .collect();
         s.push_str(&format!("{inv}: {}\n", vals.join(" ")));
     }
@@ -83,7 +112,11 @@ pub fn print_expected(simd: &[u32], outputs: &Outputs) -> String {
 pub fn compare(expected: &ExpectedSection, got: &Outputs) -> Vec<String> {
     let mut diffs = Vec::new();
     if expected.rows.len() != got.invocations as usize {
-        diffs.push(format!("expected {} invocations, got {}", expected.rows.len(), got.invocations));
+        diffs.push(format!(
+            "expected {} invocations, got {}",
+            expected.rows.len(),
+            got.invocations
+        ));
         return diffs;
     }
     for (inv, row) in expected.rows.iter().enumerate() {
@@ -97,7 +130,11 @@ pub fn compare(expected: &ExpectedSection, got: &Outputs) -> Vec<String> {
             };
             if !same {
                 let show = |v: Option<u64>| v.map_or("-".to_string(), |v| format_value(ty, v));
-                diffs.push(format!("invocation {inv} slot {slot}: expected {}, got {}", show(*want), show(have)));
+                diffs.push(format!(
+                    "invocation {inv} slot {slot}: expected {}, got {}",
+                    show(*want),
+                    show(have)
+                ));
             }
         }
     }

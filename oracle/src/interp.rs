@@ -24,7 +24,10 @@ pub struct InterpConfig {
 
 impl Default for InterpConfig {
     fn default() -> Self {
-        InterpConfig { simd: 16, step_budget: 1_000_000 }
+        InterpConfig {
+            simd: 16,
+            step_budget: 1_000_000,
+        }
     }
 }
 
@@ -95,11 +98,18 @@ impl fmt::Display for Outputs {
 }
 
 /// Runs `program` over `dispatch`.
-pub fn run(program: &Program, dispatch: &Dispatch, config: &InterpConfig) -> Result<Outputs, InterpError> {
+pub fn run(
+    program: &Program,
+    dispatch: &Dispatch,
+    config: &InterpConfig,
+) -> Result<Outputs, InterpError> {
     ir::validate(program)?;
     dispatch.check(program).map_err(InterpError::BadDispatch)?;
     if !matches!(config.simd, 8 | 16 | 32) {
-        return Err(InterpError::BadDispatch(format!("SIMD width must be 8, 16 or 32, not {}", config.simd)));
+        return Err(InterpError::BadDispatch(format!(
+            "SIMD width must be 8, 16 or 32, not {}",
+            config.simd
+        )));
     }
     let w = config.simd as usize;
     let nslots = program.outputs.len();
@@ -126,7 +136,11 @@ pub fn run(program: &Program, dispatch: &Dispatch, config: &InterpConfig) -> Res
         m.exec_list(&program.body, mask)?;
         base += config.simd;
     }
-    Ok(Outputs { types: program.outputs.clone(), invocations: dispatch.invocations, values: m.outputs })
+    Ok(Outputs {
+        types: program.outputs.clone(),
+        invocations: dispatch.invocations,
+        values: m.outputs,
+    })
 }
 
 struct LoopCtx {
@@ -190,7 +204,10 @@ impl Machine<'_> {
                 CfNode::Block(b) => {
                     self.exec_block(b, mask)?;
                     if let Some(j) = b.jump {
-                        let ctx = self.loops.last_mut().expect("validated: jumps are inside loops");
+                        let ctx = self
+                            .loops
+                            .last_mut()
+                            .expect("validated: jumps are inside loops");
                         match j {
                             Jump::Break => ctx.breaks |= mask,
                             Jump::Continue => ctx.conts |= mask,
@@ -210,7 +227,10 @@ impl Machine<'_> {
                     mask = then_out | else_out;
                 }
                 CfNode::Loop(l) => {
-                    self.loops.push(LoopCtx { breaks: 0, conts: 0 });
+                    self.loops.push(LoopCtx {
+                        breaks: 0,
+                        conts: 0,
+                    });
                     let mut active = mask;
                     while active != 0 {
                         self.step()?;
@@ -274,7 +294,10 @@ impl Machine<'_> {
             OpClass::Alu => {
                 let d = dest.expect("validated");
                 let eval = info.eval.expect("ALU ops have evaluators");
-                let mut args = Args { bits: i.dest.map_or(0, |d| d.bits), ..Args::default() };
+                let mut args = Args {
+                    bits: i.dest.map_or(0, |d| d.bits),
+                    ..Args::default()
+                };
                 for (k, s) in i.srcs.iter().enumerate() {
                     args.src_bits[k] = self.bits[s.0 as usize];
                 }
@@ -285,7 +308,11 @@ impl Machine<'_> {
                     match eval(&args) {
                         Ok(v) => self.set(d, l, v),
                         Err(ub) => {
-                            return Err(InterpError::InvalidCase { op: info.name, lane: self.base + l as u32, reason: ub.0 })
+                            return Err(InterpError::InvalidCase {
+                                op: info.name,
+                                lane: self.base + l as u32,
+                                reason: ub.0,
+                            })
                         }
                     }
                 }
@@ -341,11 +368,19 @@ impl Machine<'_> {
                 let name = i.op.name();
                 if let Some(l) = lanes(mask).find(|&l| self.val(i.srcs[1], l) != idx) {
                     let reason = "the lane index differs between active lanes";
-                    return Err(InterpError::InvalidCase { op: name, lane: self.base + l as u32, reason });
+                    return Err(InterpError::InvalidCase {
+                        op: name,
+                        lane: self.base + l as u32,
+                        reason,
+                    });
                 }
                 if idx >= 32 || mask & (1 << idx) == 0 {
                     let reason = "the lane read is not active";
-                    return Err(InterpError::InvalidCase { op: name, lane: self.base + first as u32, reason });
+                    return Err(InterpError::InvalidCase {
+                        op: name,
+                        lane: self.base + first as u32,
+                        reason,
+                    });
                 }
                 Some(src(self, idx as usize))
             }

@@ -24,8 +24,14 @@ fn corpus_files() -> Vec<PathBuf> {
 fn corpus_round_trips() {
     for path in corpus_files() {
         let text = std::fs::read_to_string(&path).unwrap();
-        let case = ir::parse_case(&text).unwrap_or_else(|e| panic!("{}", e.in_file(&path.display().to_string())));
-        assert_eq!(ir::print_case(&case), text, "{} is not in canonical form", path.display());
+        let case = ir::parse_case(&text)
+            .unwrap_or_else(|e| panic!("{}", e.in_file(&path.display().to_string())));
+        assert_eq!(
+            ir::print_case(&case),
+            text,
+            "{} is not in canonical form",
+            path.display()
+        );
         ir::validate(&case.program).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     }
 }
@@ -36,7 +42,10 @@ fn corpus_matches_expected_outputs() {
     for path in corpus_files() {
         let text = std::fs::read_to_string(&path).unwrap();
         let case = ir::parse_case(&text).unwrap();
-        let dispatch = case.dispatch.as_ref().unwrap_or_else(|| panic!("{} has no dispatch", path.display()));
+        let dispatch = case
+            .dispatch
+            .as_ref()
+            .unwrap_or_else(|| panic!("{} has no dispatch", path.display()));
         let exp_path = path.with_extension("expected");
         let exp_text = std::fs::read_to_string(&exp_path)
             .unwrap_or_else(|_| panic!("{} has no expected-outputs file", path.display()));
@@ -44,10 +53,22 @@ fn corpus_matches_expected_outputs() {
             .unwrap_or_else(|e| panic!("{}:{e}", exp_path.display()));
         for section in &sections {
             for &simd in &section.simd {
-                let got = run(&case.program, dispatch, &InterpConfig { simd, ..InterpConfig::default() })
-                    .unwrap_or_else(|e| panic!("{} at SIMD{simd}: {e}", path.display()));
+                let got = run(
+                    &case.program,
+                    dispatch,
+                    &InterpConfig {
+                        simd,
+                        ..InterpConfig::default()
+                    },
+                )
+                .unwrap_or_else(|e| panic!("{} at SIMD{simd}: {e}", path.display()));
                 let diffs = compare(section, &got);
-                assert!(diffs.is_empty(), "{} at SIMD{simd}:\n{}", path.display(), diffs.join("\n"));
+                assert!(
+                    diffs.is_empty(),
+                    "{} at SIMD{simd}:\n{}",
+                    path.display(),
+                    diffs.join("\n")
+                );
                 checked += 1;
             }
         }

@@ -34,7 +34,10 @@ pub struct Args {
 pub fn run(a: Args) -> Result<ExitCode> {
     let case = read_case(&a.file)?;
     let dispatch = choose_dispatch(&case, a.inputs.as_deref(), a.lanes)?;
-    let config = InterpConfig { simd: a.simd, step_budget: a.budget };
+    let config = InterpConfig {
+        simd: a.simd,
+        step_budget: a.budget,
+    };
     let p = &case.program;
     match oracle::run(p, &dispatch, &config) {
         Ok(out) => {
@@ -66,7 +69,10 @@ pub fn run(a: Args) -> Result<ExitCode> {
         }
         Err(e @ (InterpError::InvalidCase { .. } | InterpError::Timeout { .. })) => {
             if a.json {
-                emit(&format!("{}\n", serde_json::json!({ "shader": p.name, "error": e.to_string() })))?;
+                emit(&format!(
+                    "{}\n",
+                    serde_json::json!({ "shader": p.name, "error": e.to_string() })
+                ))?;
             } else {
                 emit(&format!("{e}\n"))?;
             }

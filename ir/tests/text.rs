@@ -1,0 +1,244 @@
+//! The text format: builder-made programs round-trip, parse errors carry
+//! line:col and say what was expected, and truncated or garbage text gives an
+//! error rather than a panic.
+
+use ir::{parse_case, parse_program, print_case, print_program, Builder, Jump, Op, SlotType};
+
+/// A program that uses every kind of node: nested if, loop with break and
+/// continue, loop-header phis, subgroup ops, every slot kind.
+fn sample() -> ir::Program {
+    let mut b = Builder::new("sample");
+    b.comment("a builder-made sample");
+    let x_slot = b.declare_input(SlotType::I32);
+    let h_slot = b.declare_input(SlotType::F16);
+    let u_slot = b.declare_uniform(SlotType::I64);
+    let o0 = b.declare_output(SlotType::I32);
+    let o1 = b.declare_output(SlotType::Bool);
+    let x = b.load_input(x_slot);
+    let h = b.load_input(h_slot);
+    let u = b.load_uniform(u_slot);
+    let zero = b.constant(32, 0);
+    let one = b.constant(32, 1);
+    let hz = b.constant(16, 0);
+    let c = b.alu(Op::Flt, &[h, hz]);
+    let entry = b.current_block();
+    b.begin_loop();
+    let header = b.current_block();
+    let i = b.phi_placeholder(32);
+    let i1 = b.alu(Op::Iadd, &[i.value, one]);
+    let done = b.alu(Op::Ilt, &[x, i1]);
+    b.begin_if(done);
+    b.jump(Jump::Break);
+    b.begin_else();
+    b.begin_if(c);
+    let cont_block = b.current_block();
+    b.jump(Jump::Continue);
+    b.begin_else();
+    b.end_if();
+    b.end_if();
+    let latch = b.current_block();
+    b.end_loop();
+    b.set_phi_srcs(i, &[(entry, zero), (latch, i1), (cont_block, i1)]);
+    let _ = header;
+    let bal = b.alu(Op::Ballot, &[c]);
+    let w = b.alu_sized(Op::U2u, 64, &[bal]);
+    let s = b.alu(Op::Iadd, &[w, u]);
+    let t = b.alu_sized(Op::I2i, 32, &[s]);
+    b.store_output(o0, t);
+    let any = b.alu(Op::VoteAny, &[c]);
+    b.store_output(o1, any);
+    b.finish().expect("the sample validates")
+}
+
+#[test]
+fn builder_program_round_trips() {
+    let p = sample();
+    let text = print_program(&p);
+    let q = parse_program(&text).expect("printed text parses");
+    assert_eq!(p, q);
+    assert_eq!(print_program(&q), text);
+}
+
+#[test]
+fn printed_form_is_nir_like() {
+    let text = print_program(&sample());
+    let expected_lines = [
+        "// a builder-made sample",
+        "shader: sample",
+        "decl_input 0 i32",
+        "decl_input 1 f16",
+        "decl_uniform 0 i64",
+        "decl_output 0 i32",
+        "decl_output 1 bool",
+        "impl main {",
+        "\tblock b0:",
+        "\t32 %0 = @load_input () (slot=0)",
+        "\t16 %1 = @load_input () (slot=1)",
+        "\t64 %2 = @load_uniform () (slot=0)",
+        "\t32 %3 = load_const (0x00000000)",
+        "\t32 %4 = load_const (0x00000001)",
+        "\t16 %5 = load_const (0x0000)",
+        "\t1 %6 = flt %1, %5",
+        "\tloop {",
+        "\t\tblock b1:",
+        "\t\t32 %7 = phi b0: %3, b7: %8, b4: %8",
+        "\t\t32 %8 = iadd %7, %4",
+        "\t\t1 %9 = ilt %0, %8",
+        "\t\tif %9 {",
+        "\t\t\tblock b2:",
+        "\t\t\tbreak",
+        "\t\t} else {",
+        "\t\t\tblock b3:",
+        "\t\t\tif %6 {",
+        "\t\t\t\tblock b4:",
+        "\t\t\t\tcontinue",
+        "\t\t\t} else {",
+        "\t\t\t\tblock b5:",
+        "\t\t\t}",
+        "\t\t\tblock b6:",
+        "\t\t}",
+        "\t\tblock b7:",
+        "\t}",
+        "\tblock b8:",
+        "\t32 %10 = @ballot (%6)",
+        "\t64 %11 = u2u %10",
+        "\t64 %12 = iadd %11, %2",
+        "\t32 %13 = i2i %12",
+        "\t@store_output (%13) (slot=0)",
+        "\t1 %14 = @vote_any (%6)",
+        "\t@store_output (%14) (slot=1)",
+        "}",
+    ];
+    assert_eq!(text.lines().collect::<Vec<_>>(), expected_lines);
+}
+
+#[test]
+fn case_with_dispatch_round_trips() {
+    let text = "shader: d\ndecl_input 0 f32\ndecl_input 1 bool\ndecl_uniform 0 i8\ndecl_output 0 f32\nimpl main {\n\tblock b0:\n\t32 %0 = @load_input () (slot=0)\n\t@store_output (%0) (slot=0)\n}\ndispatch 3 {\n\tinput 0: 1.5 -0.0 0x7fc00001\n\tinput 1: true false true\n\tuniform 0: -128\n}\n";
+    let c = parse_case(text).unwrap();
+    let d = c.dispatch.as_ref().unwrap();
+    assert_eq!(d.inputs[0], vec![0x3fc0_0000, 0x8000_0000, 0x7fc0_0001]);
+    assert_eq!(d.inputs[1], vec![1, 0, 1]);
+    assert_eq!(d.uniforms, vec![0x80]);
+    assert_eq!(print_case(&c), text);
+}
+
+fn err(text: &str) -> String {
+    parse_case(text).unwrap_err().to_string()
+}
+
+const HEAD: &str = "shader: t\ndecl_output 0 i32\nimpl main {\n\tblock b0:\n";
+
+#[test]
+fn parse_errors_name_line_column_and_expectation() {
+    assert_eq!(err(""), "1:1: expected `shader: NAME`, found end of file");
+    assert_eq!(err("shader t\n"), "1:8: expected `:`, found `t`");
+    assert_eq!(
+        err("shader: t\ndecl_input 1 i32\n"),
+        "2:12: expected slot 0 (slots are declared in order), found `1`"
+    );
+    assert_eq!(
+        err("shader: t\ndecl_input 0 u32\n"),
+        "2:14: expected a type (bool, i8, i16, i32, i64, f16, f32, f64), found `u32`"
+    );
+    assert_eq!(
+        err(&format!("{HEAD}\t32 %0 = frob %1\n}}\n")),
+        "5:10: expected an op name, found `frob`"
+    );
+    assert_eq!(
+        err(&format!("{HEAD}\t32 %0 = iadd %1\n}}\n")),
+        "5:17: expected `,`, found end of line"
+    );
+    assert_eq!(
+        err(&format!("{HEAD}\t12 %0 = load_const (0x0)\n}}\n")),
+        "5:2: bit size must be 1, 8, 16, 32 or 64, not 12"
+    );
+    assert_eq!(
+        err(&format!("{HEAD}\t8 %0 = load_const (0x100)\n}}\n")),
+        "5:21: constant does not fit in 8 bits"
+    );
+    assert_eq!(
+        err(&format!("{HEAD}\t32 %0 = load_input () (slot=0)\n}}\n")),
+        "5:10: `load_input` is an intrinsic: write it as `@load_input (...)`"
+    );
+    assert_eq!(
+        err(&format!(
+            "{HEAD}\tbreak\n\t32 %0 = load_const (0x00000000)\n}}\n"
+        )),
+        "6:2: instruction after a jump"
+    );
+    assert_eq!(
+        err(&format!("{HEAD}\tif %0 {{\n\t\tblock b1:\n\t}}\n}}\n")),
+        "7:1: expected `} else {`"
+    );
+    assert_eq!(
+        err(HEAD),
+        "4:11: expected a statement or `}`, found end of file"
+    );
+    assert_eq!(
+        err(&format!("{HEAD}}}\ndispatch 0 {{\n}}\n")),
+        "6:11: invocation count must be in 1..=1024, not 0"
+    );
+    assert_eq!(
+        err(&format!("{HEAD}}}\ntrailing\n")),
+        "6:1: expected end of file, found `trailing`"
+    );
+}
+
+#[test]
+fn errors_can_name_the_file() {
+    let e = parse_case("shader t\n")
+        .unwrap_err()
+        .in_file("corpus/x.sir");
+    assert_eq!(e.to_string(), "corpus/x.sir:1:8: expected `:`, found `t`");
+}
+
+#[test]
+fn truncated_text_never_panics() {
+    let text = print_program(&sample());
+    let mut failures = 0;
+    for cut in 0..text.len() {
+        if text.is_char_boundary(cut) && parse_case(&text[..cut]).is_err() {
+            failures += 1;
+        }
+    }
+    // Only cuts at the very end (after the closing brace) can parse.
+    assert!(
+        failures >= text.len() - 2,
+        "{failures} of {} truncations failed",
+        text.len()
+    );
+}
+
+#[test]
+fn garbage_never_panics() {
+    // A deterministic xorshift drives byte-level mutations of a valid text.
+    let base = print_program(&sample()).into_bytes();
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let alphabet = b"%@{}(),:=-0123456789abfxl \t\n/";
+    for _ in 0..5000 {
+        let mut t = base.clone();
+        for _ in 0..(next() % 4 + 1) {
+            let pos = (next() as usize) % t.len();
+            match next() % 3 {
+                0 => t[pos] = alphabet[(next() as usize) % alphabet.len()],
+                1 => {
+                    t.remove(pos);
+                }
+                _ => t.insert(pos, (next() % 256) as u8),
+            }
+        }
+        let s = String::from_utf8_lossy(&t);
+        if let Ok(c) = parse_case(&s) {
+            // Whatever parses must print and re-parse to the same case.
+            let printed = print_case(&c);
+            assert_eq!(parse_case(&printed).as_ref(), Ok(&c));
+        }
+    }
+}
