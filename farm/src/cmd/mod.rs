@@ -1,3 +1,4 @@
 //! One module per `farm` subcommand.
 
+pub mod gen;
 pub mod interp;

@@ -1,0 +1,77 @@
+//! The shaderfarm generator: random, well-typed, UB-free shaders and their
+//! inputs, valid by construction (in the style of wasm-smith), with Csmith-style
+//! safe-math guards and swarm feature sets.
+//!
+//! Two drivers share one code path: a u64 seed through ChaCha12
+//! ([`generate`]) and libFuzzer bytes through `arbitrary` ([`generate_from_bytes`]).
+
+pub mod config;
+mod control;
+pub mod entropy;
+pub mod gen;
+pub mod guards;
+mod outputs;
+pub mod table;
+pub mod values;
+
+pub use config::{Config, Features};
+pub use gen::GenStats;
+
+use entropy::{ByteEntropy, Entropy, SeedEntropy};
+use ir::{Case, Dispatch};
+
+/// Generates the case for `seed` under `config` (the same seed, config and
+/// version always give the same case).
+pub fn generate(seed: u64, config: &Config) -> Case {
+    generate_with_stats(seed, config).0
+}
+
+/// Like [`generate`], also returning generation statistics.
+pub fn generate_with_stats(seed: u64, config: &Config) -> (Case, GenStats) {
+    let mut e = SeedEntropy::new(seed);
+    build(&mut e, config, &format!("seed_{seed}"))
+}
+
+/// Generates a case from fuzzer bytes; running out of bytes still yields a
+/// valid program.
+pub fn generate_from_bytes(u: &mut arbitrary::Unstructured, config: &Config) -> Case {
+    let mut e = ByteEntropy(u);
+    build(&mut e, config, "fuzz").0
+}
+
+fn build(e: &mut dyn Entropy, config: &Config, name: &str) -> (Case, GenStats) {
+    let features = config.features(e);
+    let edge = features.edge_percent;
+    let ninputs = e.range(0, config.max_inputs as u64) as u32;
+    let nuniforms = e.range(0, config.max_uniforms as u64) as u32;
+    let noutputs = e.range(1, config.max_outputs as u64) as u32;
+    let g = gen::Gen::new(e, features, name);
+    let (program, stats) = g.program(ninputs, nuniforms, noutputs);
+    let invocations = values::invocation_count(e, config.min_invocations, config.max_invocations);
+    let inputs = program
+        .inputs
+        .iter()
+        .map(|&t| {
+            (0..invocations)
+                .map(|_| values::slot_value(e, t, edge))
+                .collect()
+        })
+        .collect();
+    let uniforms = program
+        .uniforms
+        .iter()
+        .map(|&t| values::slot_value(e, t, edge))
+        .collect();
+    let dispatch = Dispatch {
+        invocations,
+        inputs,
+        uniforms,
+    };
+    (
+        Case {
+            program,
+            dispatch: Some(dispatch),
+        },
+        stats,
+    )
+}
