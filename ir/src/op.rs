@@ -222,16 +222,16 @@ op_table! {
     Fsat = "fsat", Alu, same(1, FLOAT), ALU, Some(eval::fsat),
         "Clamp to [0, 1]: NaN -> +0, x <= 0 (including -0) -> +0, x >= 1 -> 1.";
     Fmin = "fmin", Alu, same(2, FLOAT), ALU, Some(eval::fmin),
-        "minNum: a NaN operand yields the other operand (two NaNs: canonical NaN); -0 < +0.";
+        "Minimum; any NaN operand (quiet or signalling) yields the other operand's exact bits (two NaNs: canonical NaN); -0 < +0.";
     Fmax = "fmax", Alu, same(2, FLOAT), ALU, Some(eval::fmax),
-        "maxNum: a NaN operand yields the other operand (two NaNs: canonical NaN); -0 < +0.";
-    Ffloor = "ffloor", Alu, same(1, FLOAT), ALU, Some(eval::ffloor), "Round toward -inf (sign of zero kept).";
+        "Maximum; any NaN operand (quiet or signalling) yields the other operand's exact bits (two NaNs: canonical NaN); -0 < +0.";
+    Ffloor = "ffloor", Alu, same(1, FLOAT), ALU, Some(eval::ffloor), "Round toward -inf (sign of zero kept; NaN -> canonical NaN, as for every rounding op).";
     Fceil = "fceil", Alu, same(1, FLOAT), ALU, Some(eval::fceil), "Round toward +inf (ceil(-0.5) = -0).";
     Ftrunc = "ftrunc", Alu, same(1, FLOAT), ALU, Some(eval::ftrunc), "Round toward zero (sign of zero kept).";
     FroundEven = "fround_even", Alu, same(1, FLOAT), ALU, Some(eval::fround_even),
         "Round to nearest, ties to even (sign of zero kept).";
     Ffract = "ffract", Alu, same(1, FLOAT), ALU, Some(eval::ffract),
-        "a - ffloor(a), one rounding (may round up to 1.0 for tiny negative a; inf -> NaN).";
+        "a - ffloor(a), one rounding (may round up to 1.0 for tiny negative a; ±0 and integers -> +0; inf -> NaN).";
     Fsign = "fsign", Alu, same(1, FLOAT), ALU, Some(eval::fsign),
         "±0 keeps its sign; any other value, NaN included, is copysign(1.0, a).";
 
@@ -239,15 +239,15 @@ op_table! {
     I2i = "i2i", Alu, conv(INT, INT), ALU, Some(eval::i2i), "Sign-extend or truncate.";
     U2u = "u2u", Alu, conv(INT, INT), ALU, Some(eval::u2u), "Zero-extend or truncate.";
     I2f = "i2f", Alu, conv(INT, FLOAT), ALU, Some(eval::i2f),
-        "Signed integer to float, nearest even (f16 overflows to ±inf).";
+        "Signed integer to float, nearest even (f16: |a| >= 65520 rounds to ±inf).";
     U2f = "u2f", Alu, conv(INT, FLOAT), ALU, Some(eval::u2f),
-        "Unsigned integer to float, nearest even (f16 overflows to +inf).";
+        "Unsigned integer to float, nearest even (f16: a >= 65520 rounds to +inf).";
     F2i = "f2i", Alu, conv(FLOAT, INT), ALU_UB, Some(eval::f2i),
-        "Truncate toward zero to a signed integer. Undefined: NaN, and results outside the signed range.";
+        "Truncate toward zero to a signed integer. Undefined: NaN, and truncated values outside the signed range (so -0.5 -> 0 is defined).";
     F2u = "f2u", Alu, conv(FLOAT, INT), ALU_UB, Some(eval::f2u),
-        "Truncate toward zero to an unsigned integer. Undefined: NaN, and results outside [0, 2^n - 1].";
+        "Truncate toward zero to an unsigned integer. Undefined: NaN, and truncated values outside [0, 2^n - 1] (so -0.5 -> 0 is defined).";
     F2f = "f2f", Alu, conv(FLOAT, FLOAT), ALU, Some(eval::f2f),
-        "Float to float, nearest even; NaN -> canonical NaN; overflow -> ±inf.";
+        "Float to float, nearest even; NaN -> canonical NaN (also at the same size); overflow -> ±inf.";
     B2i = "b2i", Alu, conv(BOOL, INT), ALU, Some(eval::b2i), "true -> 1, false -> 0.";
     B2f = "b2f", Alu, conv(BOOL, FLOAT), ALU, Some(eval::b2f), "true -> 1.0, false -> +0.0.";
     I2b = "i2b", Alu, conv(INT, BOOL), ALU, Some(eval::i2b), "a != 0.";
@@ -265,7 +265,7 @@ op_table! {
     Ubfe = "ubfe", Alu, Sig::Fixed32 { srcs: 3 }, ALU, Some(eval::ubfe),
         "ubfe(value, offset, bits): o = offset & 31, w = bits & 31; w = 0 -> 0; o + w < 32 -> the w bits at o, zero-extended; else value >> o (logical).";
     BitfieldInsert = "bitfield_insert", Alu, Sig::Fixed32 { srcs: 4 }, ALU_UB, Some(eval::bitfield_insert),
-        "GLSL bitfieldInsert(base, insert, offset, bits) with bits = 32 allowed. Undefined: offset or bits negative, or offset + bits > 32.";
+        "GLSL bitfieldInsert(base, insert, offset, bits); offset and bits are signed, summed exactly (no wrap); bits = 32 and offset = 32 with bits = 0 are allowed. Undefined: offset or bits negative, or offset + bits > 32.";
     BitfieldReverse = "bitfield_reverse", Alu, same(1, INT), ALU, Some(eval::bitfield_reverse),
         "Reverses the n bits.";
     BitCount = "bit_count", Alu, conv(INT, B32), ALU, Some(eval::bit_count), "Population count (32-bit result).";
@@ -276,13 +276,13 @@ op_table! {
     IfindMsb = "ifind_msb", Alu, conv(INT, B32), ALU, Some(eval::ifind_msb),
         "Index of the highest bit that differs from the sign bit; -1 for 0 and -1 (32-bit result).";
     ExtractU8 = "extract_u8", Alu, Sig::Indexed { sizes: INT }, ALU_UB, Some(eval::extract_u8),
-        "Byte b of a, zero-extended. Undefined: b >= n/8.";
+        "Byte b of a, zero-extended; b is unsigned. Undefined: b >= n/8.";
     ExtractI8 = "extract_i8", Alu, Sig::Indexed { sizes: INT }, ALU_UB, Some(eval::extract_i8),
-        "Byte b of a, sign-extended. Undefined: b >= n/8.";
+        "Byte b of a, sign-extended; b is unsigned. Undefined: b >= n/8.";
     ExtractU16 = "extract_u16", Alu, Sig::Indexed { sizes: SizeSet(4 | 8 | 16) }, ALU_UB, Some(eval::extract_u16),
-        "Word b of a, zero-extended. Undefined: b >= n/16.";
+        "Word b of a, zero-extended; b is unsigned. Undefined: b >= n/16.";
     ExtractI16 = "extract_i16", Alu, Sig::Indexed { sizes: SizeSet(4 | 8 | 16) }, ALU_UB, Some(eval::extract_i16),
-        "Word b of a, sign-extended. Undefined: b >= n/16.";
+        "Word b of a, sign-extended; b is unsigned. Undefined: b >= n/16.";
 
     // subgroup
     Ballot = "ballot", Subgroup, conv(BOOL, SizeSet(8 | 16)), CROSS_INVOCATION, None,
