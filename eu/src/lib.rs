@@ -1,1 +1,29 @@
-//! The EU model (being written).
+//! `eu`: a model of the Intel Gfx11 (Ice Lake) execution unit, Align1 only.
+//!
+//! * [`isa`]: instructions and operands; [`types`]: register data types.
+//! * [`asm`]: Mesa-disassembler-style text (print and parse, exact round trip).
+//! * [`cf`]: structured control-flow analysis and the JIP/UIP helper.
+//! * [`validate()`]: hardware rules (EU-MODEL §3) with stable rule names.
+//! * [`sim`]: the SIMD simulator running a dispatch (see ABI.md).
+//! * [`run_asm`]: the entry point for `farm asm`.
+//!
+//! The instruction semantics are documented in ISA.md, the thread payload
+//! and the surfaces in ABI.md.
+
+pub mod abi;
+pub mod asm;
+pub mod cf;
+pub mod fp;
+pub mod isa;
+mod run;
+pub mod sim;
+pub mod types;
+pub mod validate;
+
+pub use asm::{parse_program, parse_program_named, print_instruction, print_program, ParseError};
+pub use cf::resolve_control_flow;
+pub use isa::*;
+pub use run::{format_outputs, run_asm, AsmRun, AsmRunError};
+pub use sim::{run, Dispatch, RunResult, SimConfig, SimError, SimFault, Stats, Stored};
+pub use types::RegType;
+pub use validate::{validate, Violation};

@@ -74,8 +74,8 @@ pub fn read_inputs_json(
 ) -> Result<Dispatch> {
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {name}"))?;
-    let json: Value = serde_json::from_str(&text)
-        .map_err(|e| anyhow::anyhow!("{name}:{}:{}: {e}", e.line(), e.column()))?;
+    let json: Value =
+        serde_json::from_str(&text).map_err(|e| crate::inputs::json_error(&name, &e))?;
     let empty = Vec::new();
     let inputs = match json.get("inputs") {
         None => &empty,
@@ -142,4 +142,12 @@ pub fn parse_simd(s: &str) -> std::result::Result<u32, String> {
         Ok(w @ (8 | 16 | 32)) => Ok(w),
         _ => Err(format!("SIMD width must be 8, 16 or 32, not `{s}`")),
     }
+}
+
+/// A JSON error as `file:line:col: message` (without serde's own position suffix).
+pub fn json_error(file: &str, e: &serde_json::Error) -> anyhow::Error {
+    let msg = e.to_string();
+    let suffix = format!(" at line {} column {}", e.line(), e.column());
+    let msg = msg.strip_suffix(&suffix).unwrap_or(&msg);
+    anyhow::anyhow!("{file}:{}:{}: {msg}", e.line(), e.column())
 }

@@ -22,6 +22,8 @@ struct Cli {
 enum Command {
     /// Run a .sir case in the reference interpreter and print per-lane outputs.
     Interp(cmd::interp::Args),
+    /// Run an EU assembly file in the simulator and print per-lane outputs.
+    Asm(cmd::asm::Args),
     /// Generate a random case (.sir with its dispatch), or statistics over many.
     Gen(cmd::gen::Args),
 }
@@ -41,6 +43,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Interp(a) => cmd::interp::run(a),
         Command::Gen(a) => cmd::gen::run(a),
+        Command::Asm(a) => cmd::asm::run(a),
     };
     match result {
         Ok(code) => code,

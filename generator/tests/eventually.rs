@@ -121,7 +121,11 @@ fn every_slot_type_and_ragged_dispatches() {
         let case = generate_with_stats(seed, &config).0;
         types.extend(case.program.inputs.iter().copied());
         types.extend(case.program.outputs.iter().copied());
-        ragged += !case.dispatch.expect("dispatch").invocations.is_multiple_of(8) as u32;
+        ragged += !case
+            .dispatch
+            .expect("dispatch")
+            .invocations
+            .is_multiple_of(8) as u32;
     }
     assert_eq!(types.len(), ir::SlotType::ALL.len(), "{types:?}");
     assert!(ragged > CASES as u32 / 8, "{ragged}");

@@ -3,6 +3,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
+use super::cursor::{Cur, PResult};
 use crate::fp;
 use crate::isa::{
     CondMod, Dst, DstKind, FlagReg, Instruction, MathFn, Message, MsgSize, Opcode, PredMode,
@@ -51,7 +52,11 @@ pub fn parse_program_named(text: &str, file: &str) -> Result<Program, ParseError
 pub fn parse_instruction(line: &str) -> Result<Instruction, ParseError> {
     let p = parse_impl(line)?;
     match p.insts.len() {
-        1 => Ok(p.insts.into_iter().next().unwrap_or_else(|| Instruction::new(Opcode::Nop, 1))),
+        1 => Ok(p
+            .insts
+            .into_iter()
+            .next()
+            .unwrap_or_else(|| Instruction::new(Opcode::Nop, 1))),
         n => Err(ParseError {
             file: None,
             line: 1,
@@ -60,8 +65,6 @@ pub fn parse_instruction(line: &str) -> Result<Instruction, ParseError> {
         }),
     }
 }
-
-type PResult<T> = Result<T, ParseError>;
 
 struct LabelRef {
     inst: usize,
@@ -116,135 +119,13 @@ fn parse_impl(text: &str) -> PResult<Program> {
     Ok(Program { insts })
 }
 
-struct Cur {
-    s: Vec<char>,
-    pos: usize,
-    line: usize,
-}
-
-fn is_ident_char(ch: char) -> bool {
-    ch.is_ascii_alphanumeric() || ch == '_'
-}
-
 impl Cur {
-    fn new(line: &str, n: usize) -> Cur {
-        Cur {
-            s: line.chars().collect(),
-            pos: 0,
-            line: n,
-        }
-    }
-
-    fn err(&self, msg: impl Into<String>) -> ParseError {
-        ParseError {
-            file: None,
-            line: self.line,
-            col: self.pos + 1,
-            msg: msg.into(),
-        }
-    }
-
-    fn err_at(&self, col: usize, msg: impl Into<String>) -> ParseError {
-        ParseError {
-            file: None,
-            line: self.line,
-            col,
-            msg: msg.into(),
-        }
-    }
-
-    fn peek(&self) -> Option<char> {
-        self.s.get(self.pos).copied()
-    }
-
-    fn peek_at(&self, k: usize) -> Option<char> {
-        self.s.get(self.pos + k).copied()
-    }
-
-    fn at_end(&self) -> bool {
-        self.pos >= self.s.len()
-    }
-
-    /// Skip blanks and comments (`//…`, `#…`, `/* … */`).
-    fn skip_ws(&mut self) -> PResult<()> {
-        loop {
-            match self.peek() {
-                Some(' ') | Some('\t') | Some('\r') => self.pos += 1,
-                Some('/') if self.peek_at(1) == Some('/') => self.pos = self.s.len(),
-                Some('#') => self.pos = self.s.len(),
-                Some('/') if self.peek_at(1) == Some('*') => {
-                    let start = self.pos;
-                    self.pos += 2;
-                    loop {
-                        match self.peek() {
-                            None => return Err(self.err_at(start + 1, "unterminated comment")),
-                            Some('*') if self.peek_at(1) == Some('/') => {
-                                self.pos += 2;
-                                break;
-                            }
-                            Some(_) => self.pos += 1,
-                        }
-                    }
-                }
-                _ => return Ok(()),
-            }
-        }
-    }
-
-    fn eat(&mut self, ch: char) -> bool {
-        if self.peek() == Some(ch) {
-            self.pos += 1;
-            true
-        } else {
-            false
-        }
-    }
-
-    fn expect(&mut self, ch: char, what: &str) -> PResult<()> {
-        if self.eat(ch) {
-            Ok(())
-        } else {
-            Err(self.found(&format!("expected {what}")))
-        }
-    }
-
-    fn found(&self, msg: &str) -> ParseError {
-        match self.peek() {
-            Some(c) => self.err(format!("{msg}, found '{c}'")),
-            None => self.err(format!("{msg}, found end of line")),
-        }
-    }
-
-    fn ident(&mut self) -> String {
-        let start = self.pos;
-        while self.peek().is_some_and(is_ident_char) {
-            self.pos += 1;
-        }
-        self.s[start..self.pos].iter().collect()
-    }
-
-    fn number(&mut self, what: &str) -> PResult<u32> {
-        let start = self.pos;
-        while self.peek().is_some_and(|c| c.is_ascii_digit()) {
-            self.pos += 1;
-        }
-        if start == self.pos {
-            return Err(self.found(&format!("expected {what}")));
-        }
-        let txt: String = self.s[start..self.pos].iter().collect();
-        txt.parse::<u32>()
-            .map_err(|_| self.err_at(start + 1, format!("{what} out of range")))
-    }
-
-    fn small(&mut self, what: &str) -> PResult<u8> {
-        let start = self.pos;
-        let n = self.number(what)?;
-        u8::try_from(n).map_err(|_| self.err_at(start + 1, format!("{what} out of range")))
-    }
-
     fn try_label(&mut self) -> PResult<Option<String>> {
         let save = self.pos;
-        if !self.peek().is_some_and(|c| c.is_ascii_alphabetic() || c == '_') {
+        if !self
+            .peek()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        {
             return Ok(None);
         }
         let name = self.ident();
@@ -338,7 +219,9 @@ impl Cur {
             let col = self.pos + 1;
             if self.peek() == Some('f') && self.peek_at(1).is_some_and(|c| c.is_ascii_digit()) {
                 if inst.cmod.is_none() {
-                    return Err(self.err_at(col, "flag register suffix needs a conditional modifier"));
+                    return Err(
+                        self.err_at(col, "flag register suffix needs a conditional modifier")
+                    );
                 }
                 let f = self.flag_reg()?;
                 if pred_flag.is_some_and(|p| p != f) {
@@ -353,7 +236,10 @@ impl Cur {
             let s = self.ident();
             if s == "sat" {
                 if inst.sat || inst.cmod.is_some() {
-                    return Err(self.err_at(col, "'.sat' must come once, before the conditional modifier"));
+                    return Err(self.err_at(
+                        col,
+                        "'.sat' must come once, before the conditional modifier",
+                    ));
                 }
                 inst.sat = true;
             } else if let Some(c) = CondMod::from_name(&s) {
@@ -364,16 +250,17 @@ impl Cur {
             } else {
                 return Err(self.err_at(
                     col,
-                    format!("expected 'sat', a conditional modifier or a flag register, found '{s}'"),
+                    format!(
+                        "expected 'sat', a conditional modifier or a flag register, found '{s}'"
+                    ),
                 ));
             }
         }
         if op == Opcode::Math {
-            let c0 = self.pos;
             self.skip_ws()?;
             let col = self.pos + 1;
             let f = self.ident();
-            if c0 == self.pos - f.len() && f.is_empty() {
+            if f.is_empty() {
                 return Err(self.found("expected a math function"));
             }
             match MathFn::from_name(&f) {
@@ -432,9 +319,7 @@ impl Cur {
                 }
                 match w.as_str() {
                     "align1" => {}
-                    "align16" => {
-                        return Err(self.err_at(col, "Align16 is not supported on Gfx11"))
-                    }
+                    "align16" => return Err(self.err_at(col, "Align16 is not supported on Gfx11")),
                     "WE_all" | "NoMask" => inst.we_all = true,
                     "EOT" => inst.eot = true,
                     _ => {
@@ -547,21 +432,15 @@ impl Cur {
                 if kind == "ld" {
                     match (dst, data) {
                         (Some(dst), None) => Message::Load { size, dst, addr },
-                        _ => {
-                            return Err(self.err_at(
-                                col,
-                                "a load is 'send(N) gDST gADDR ld.bS'",
-                            ))
-                        }
+                        _ => return Err(self.err_at(col, "a load is 'send(N) gDST gADDR ld.bS'")),
                     }
                 } else {
                     match (dst, data) {
                         (None, Some(data)) => Message::Store { size, addr, data },
                         _ => {
-                            return Err(self.err_at(
-                                col,
-                                "a store is 'send(N) null gADDR gDATA st.bS'",
-                            ))
+                            return Err(
+                                self.err_at(col, "a store is 'send(N) null gADDR gDATA st.bS'")
+                            )
                         }
                     }
                 }
@@ -670,10 +549,7 @@ impl Cur {
             }
             abs = true;
         }
-        if self
-            .peek()
-            .is_some_and(|c| c.is_ascii_digit() || c == '-')
-        {
+        if self.peek().is_some_and(|c| c.is_ascii_digit() || c == '-') {
             if neg || abs {
                 return Err(self.err("source modifiers are not allowed on immediates"));
             }
@@ -723,9 +599,8 @@ impl Cur {
                 };
                 let width = 2 * ty.size() as usize;
                 if digits.len() == width && digits.chars().all(|c| c.is_ascii_hexdigit()) {
-                    let v = u64::from_str_radix(digits, 16).map_err(|_| {
-                        self.err_at(col, "invalid hexadecimal immediate")
-                    })?;
+                    let v = u64::from_str_radix(digits, 16)
+                        .map_err(|_| self.err_at(col, "invalid hexadecimal immediate"))?;
                     return Ok(Src::imm(v, ty));
                 }
             }
@@ -776,7 +651,10 @@ impl Cur {
             return Ok(Src::imm(bits, ty));
         }
         if is_float {
-            return Err(self.err_at(col, format!("a fractional immediate needs HF, F or DF, not {ty}")));
+            return Err(self.err_at(
+                col,
+                format!("a fractional immediate needs HF, F or DF, not {ty}"),
+            ));
         }
         let v: i128 = txt
             .parse()
@@ -801,58 +679,5 @@ fn qtr_group(w: &str) -> Option<u8> {
         "H" if (1..=2).contains(&n) => Some((n - 1) * 16),
         "N" if (1..=8).contains(&n) => Some((n - 1) * 4),
         _ => None,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn parses_basic_forms() {
-        let i = parse_instruction("cmp.l.f0.0(16) g10<1>W g4<16,16,1>W g6<16,16,1>W").unwrap();
-        assert_eq!(i.op, Opcode::Cmp);
-        assert_eq!(i.cmod, Some(CondMod::L));
-        assert_eq!(i.exec_size, 16);
-        assert_eq!(i.dst, Dst::grf(10, 0, RegType::W, 1));
-        assert_eq!(i.srcs[1], Src::grf(6, 0, RegType::W, Region::new(16, 16, 1)));
-        let i = parse_instruction("(-f1.1.any8h) mov(1) g5.3<1>UD -5D { align1 WE_all 1N };")
-            .unwrap();
-        assert_eq!(
-            i.pred,
-            Some(Predicate {
-                inverse: true,
-                mode: PredMode::Any(8)
-            })
-        );
-        assert_eq!(i.flag, FlagReg { nr: 1, sub: 1 });
-        assert_eq!(i.srcs[0], Src::imm(0xffff_fffb, RegType::D));
-        assert!(i.we_all);
-        let i = parse_instruction("math intdiv(8) g10<1>D g2<8,8,1>D g4<8,8,1>D").unwrap();
-        assert_eq!(i.math, Some(MathFn::IntDiv));
-        let i = parse_instruction("mov(8) g2<1>F 0x3f800000F").unwrap();
-        assert_eq!(i.srcs[0], Src::imm(0x3f80_0000, RegType::F));
-        let i = parse_instruction("mov(8) g2<1>DF 0x3ff0000000000000DF").unwrap();
-        assert_eq!(i.srcs[0], Src::imm(0x3ff0_0000_0000_0000, RegType::DF));
-        let i = parse_instruction("mov(8) g2<1>F -1.5F").unwrap();
-        assert_eq!(i.srcs[0], Src::imm((-1.5f32).to_bits() as u64, RegType::F));
-        let i = parse_instruction("and(8) g2<1>UD ~g3<8,8,1>UD -(abs)g4<8,8,1>D").unwrap();
-        assert!(i.srcs[0].neg && i.srcs[1].neg && i.srcs[1].abs);
-    }
-
-    #[test]
-    fn errors_have_positions() {
-        let e = parse_program("mov(8) g2<1>UD g3<8,8,1>UD\nfoo(8) g1<1>UD").unwrap_err();
-        assert_eq!((e.line, e.col), (2, 1));
-        assert!(e.msg.contains("unknown opcode"));
-        let e = parse_program("add(8) g2<1>UD g3<8,8,1>UD").unwrap_err();
-        assert_eq!(e.line, 1);
-        assert!(e.msg.contains("source operand 1"), "{}", e.msg);
-        let e = parse_program_named("if(8) JIP: NOWHERE UIP: NOWHERE", "x.asm").unwrap_err();
-        assert_eq!(e.to_string(), "x.asm:1:12: undefined label 'NOWHERE'");
-        let e = parse_program("mov(8) g2<1>UB 300W").unwrap_err();
-        assert!(e.msg.contains("out of range"));
-        let e = parse_program("(+f0.0) cmp.z.f1.0(8) null<1>D g2<8,8,1>D 0D").unwrap_err();
-        assert!(e.msg.contains("same flag"));
     }
 }

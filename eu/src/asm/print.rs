@@ -3,9 +3,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use crate::isa::{
-    DstKind, FlagReg, Instruction, Message, Opcode, PredMode, Program, Src, SrcKind,
-};
+use crate::isa::{DstKind, FlagReg, Instruction, Message, Opcode, PredMode, Program, Src, SrcKind};
 use crate::types::RegType;
 
 /// Print a whole program; branch targets become `LABELn:` lines
@@ -150,9 +148,9 @@ fn format_options(i: &Instruction) -> String {
 
 /// The quarter/nibble control name for an exec size and channel group.
 fn qtr_name(exec: u8, group: u8) -> Option<String> {
-    if exec == 16 && group % 16 == 0 {
+    if exec == 16 && group.is_multiple_of(16) {
         Some(format!("{}H", group / 16 + 1))
-    } else if (8..=16).contains(&exec) && group % 8 == 0 {
+    } else if (8..=16).contains(&exec) && group.is_multiple_of(8) {
         Some(format!("{}Q", group / 8 + 1))
     } else if exec == 32 && group == 0 {
         None

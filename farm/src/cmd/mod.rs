@@ -1,4 +1,5 @@
 //! One module per `farm` subcommand.
 
+pub mod asm;
 pub mod gen;
 pub mod interp;

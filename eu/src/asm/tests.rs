@@ -1,0 +1,55 @@
+//! Parser unit tests.
+
+use super::parse::*;
+use crate::isa::*;
+use crate::types::RegType;
+
+#[test]
+fn parses_basic_forms() {
+    let i = parse_instruction("cmp.l.f0.0(16) g10<1>W g4<16,16,1>W g6<16,16,1>W").unwrap();
+    assert_eq!(i.op, Opcode::Cmp);
+    assert_eq!(i.cmod, Some(CondMod::L));
+    assert_eq!(i.exec_size, 16);
+    assert_eq!(i.dst, Dst::grf(10, 0, RegType::W, 1));
+    assert_eq!(
+        i.srcs[1],
+        Src::grf(6, 0, RegType::W, Region::new(16, 16, 1))
+    );
+    let i = parse_instruction("(-f1.1.any8h) mov(1) g5.3<1>UD -5D { align1 WE_all 1N };").unwrap();
+    assert_eq!(
+        i.pred,
+        Some(Predicate {
+            inverse: true,
+            mode: PredMode::Any(8)
+        })
+    );
+    assert_eq!(i.flag, FlagReg { nr: 1, sub: 1 });
+    assert_eq!(i.srcs[0], Src::imm(0xffff_fffb, RegType::D));
+    assert!(i.we_all);
+    let i = parse_instruction("math intdiv(8) g10<1>D g2<8,8,1>D g4<8,8,1>D").unwrap();
+    assert_eq!(i.math, Some(MathFn::IntDiv));
+    let i = parse_instruction("mov(8) g2<1>F 0x3f800000F").unwrap();
+    assert_eq!(i.srcs[0], Src::imm(0x3f80_0000, RegType::F));
+    let i = parse_instruction("mov(8) g2<1>DF 0x3ff0000000000000DF").unwrap();
+    assert_eq!(i.srcs[0], Src::imm(0x3ff0_0000_0000_0000, RegType::DF));
+    let i = parse_instruction("mov(8) g2<1>F -1.5F").unwrap();
+    assert_eq!(i.srcs[0], Src::imm((-1.5f32).to_bits() as u64, RegType::F));
+    let i = parse_instruction("and(8) g2<1>UD ~g3<8,8,1>UD -(abs)g4<8,8,1>D").unwrap();
+    assert!(i.srcs[0].neg && i.srcs[1].neg && i.srcs[1].abs);
+}
+
+#[test]
+fn errors_have_positions() {
+    let e = parse_program("mov(8) g2<1>UD g3<8,8,1>UD\nfoo(8) g1<1>UD").unwrap_err();
+    assert_eq!((e.line, e.col), (2, 1));
+    assert!(e.msg.contains("unknown opcode"));
+    let e = parse_program("add(8) g2<1>UD g3<8,8,1>UD").unwrap_err();
+    assert_eq!(e.line, 1);
+    assert!(e.msg.contains("source operand 1"), "{}", e.msg);
+    let e = parse_program_named("if(8) JIP: NOWHERE UIP: NOWHERE", "x.asm").unwrap_err();
+    assert_eq!(e.to_string(), "x.asm:1:12: undefined label 'NOWHERE'");
+    let e = parse_program("mov(8) g2<1>UB 300UB").unwrap_err();
+    assert!(e.msg.contains("out of range"));
+    let e = parse_program("(+f0.0) cmp.z.f1.0(8) null<1>D g2<8,8,1>D 0D").unwrap_err();
+    assert!(e.msg.contains("same flag"));
+}

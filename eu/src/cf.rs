@@ -1,0 +1,319 @@
+//! Structured control-flow analysis and the JIP/UIP helper.
+//!
+//! Loops have no DO instruction (Gfx6+): a loop is the range from a WHILE's
+//! JIP (the first instruction of the body) to the WHILE itself. IF/ELSE/ENDIF
+//! and loops must nest properly. See ISA.md for the JIP/UIP conventions.
+
+use crate::isa::{Instruction, Opcode};
+
+/// A control-flow structure error.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CfError {
+    /// Stable rule name (`cf-nesting`, `cf-while-jip`, `cf-break-outside-loop`,
+    /// `halt-target`).
+    pub rule: &'static str,
+    /// Offending instruction index.
+    pub index: usize,
+    /// Human-readable detail.
+    pub msg: String,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum FrameKind {
+    If {
+        else_idx: Option<usize>,
+        endif: usize,
+    },
+    Loop {
+        end: usize,
+    },
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    kind: FrameKind,
+    parent: Option<usize>,
+}
+
+/// Result of the structural analysis.
+#[derive(Clone, Debug, Default)]
+pub struct CfInfo {
+    /// Expected JIP of each instruction (None for non-CF).
+    pub jip: Vec<Option<u32>>,
+    /// Expected UIP of each instruction.
+    pub uip: Vec<Option<u32>>,
+    /// Structure nesting depth on arrival at each instruction (before any
+    /// loop that starts there is entered); `depth[n]` is for the end.
+    pub depth: Vec<u32>,
+    /// For each instruction index: the WHILE indices of loops starting
+    /// there, outermost first.
+    pub loop_starts: Vec<Vec<u32>>,
+    /// Maximum number of simultaneously open structures.
+    pub max_depth: u32,
+}
+
+/// Analyse the structure. WHILE JIPs (loop starts) and HALT UIPs (halt
+/// target) are inputs; everything else is computed.
+pub fn analyze(insts: &[Instruction]) -> Result<CfInfo, CfError> {
+    let n = insts.len();
+    let mut info = CfInfo {
+        jip: vec![None; n],
+        uip: vec![None; n],
+        depth: vec![0; n + 1],
+        loop_starts: vec![Vec::new(); n + 1],
+        max_depth: 0,
+    };
+    for (w, inst) in insts.iter().enumerate() {
+        if inst.op == Opcode::While {
+            match inst.jip {
+                Some(s) if (s as usize) <= w => info.loop_starts[s as usize].push(w as u32),
+                Some(s) => {
+                    return Err(CfError {
+                        rule: "cf-while-jip",
+                        index: w,
+                        msg: format!("WHILE must jump backward to its loop start, not to {s}"),
+                    })
+                }
+                None => {
+                    return Err(CfError {
+                        rule: "cf-while-jip",
+                        index: w,
+                        msg: "WHILE needs a JIP (the loop start)".into(),
+                    })
+                }
+            }
+        }
+    }
+    for l in &mut info.loop_starts {
+        l.sort_unstable_by(|a, b| b.cmp(a));
+    }
+    // Pass 1: build frames; record the innermost frame at each instruction.
+    let mut frames: Vec<Frame> = Vec::new();
+    let mut stack: Vec<usize> = Vec::new();
+    let mut encl: Vec<Option<usize>> = vec![None; n];
+    let mut closes: Vec<Option<usize>> = vec![None; n];
+    let mut opened: Vec<Option<usize>> = vec![None; n];
+    let nest_err = |index: usize, msg: &str| CfError {
+        rule: "cf-nesting",
+        index,
+        msg: msg.to_string(),
+    };
+    for (i, inst) in insts.iter().enumerate() {
+        info.depth[i] = stack.len() as u32;
+        for &w in &info.loop_starts[i] {
+            frames.push(Frame {
+                kind: FrameKind::Loop { end: w as usize },
+                parent: stack.last().copied(),
+            });
+            stack.push(frames.len() - 1);
+        }
+        info.max_depth = info.max_depth.max(stack.len() as u32);
+        encl[i] = stack.last().copied();
+        match inst.op {
+            Opcode::If => {
+                frames.push(Frame {
+                    kind: FrameKind::If {
+                        else_idx: None,
+                        endif: usize::MAX,
+                    },
+                    parent: stack.last().copied(),
+                });
+                stack.push(frames.len() - 1);
+                opened[i] = Some(frames.len() - 1);
+                info.max_depth = info.max_depth.max(stack.len() as u32);
+            }
+            Opcode::Else => {
+                let Some(&top) = stack.last() else {
+                    return Err(nest_err(i, "ELSE without IF"));
+                };
+                match &mut frames[top].kind {
+                    FrameKind::If { else_idx, .. } if else_idx.is_none() => *else_idx = Some(i),
+                    FrameKind::If { .. } => return Err(nest_err(i, "second ELSE for one IF")),
+                    FrameKind::Loop { .. } => {
+                        return Err(nest_err(i, "ELSE inside a loop opened after its IF"))
+                    }
+                }
+            }
+            Opcode::Endif => {
+                let Some(top) = stack.pop() else {
+                    return Err(nest_err(i, "ENDIF without IF"));
+                };
+                match &mut frames[top].kind {
+                    FrameKind::If { endif, .. } => *endif = i,
+                    FrameKind::Loop { .. } => {
+                        return Err(nest_err(i, "ENDIF closes an IF around an open loop"))
+                    }
+                }
+                closes[i] = Some(top);
+            }
+            Opcode::While => {
+                let Some(top) = stack.pop() else {
+                    return Err(nest_err(i, "WHILE without loop"));
+                };
+                match frames[top].kind {
+                    FrameKind::Loop { end } if end == i => {}
+                    _ => return Err(nest_err(i, "WHILE closes a loop around an open IF")),
+                }
+                closes[i] = Some(top);
+            }
+            Opcode::Break | Opcode::Cont if innermost_loop(&frames, encl[i]).is_none() => {
+                return Err(CfError {
+                    rule: "cf-break-outside-loop",
+                    index: i,
+                    msg: format!("{} outside of any loop", inst.op.name()),
+                });
+            }
+            _ => {}
+        }
+    }
+    info.depth[n] = stack.len() as u32;
+    if let Some(&top) = stack.last() {
+        let what = match frames[top].kind {
+            FrameKind::If { .. } => "IF without ENDIF",
+            FrameKind::Loop { .. } => "loop not closed",
+        };
+        return Err(nest_err(n.saturating_sub(1), what));
+    }
+    // Pass 2: expected targets.
+    for (i, inst) in insts.iter().enumerate() {
+        let (j, u) = match inst.op {
+            Opcode::If => match opened[i].map(|f| frames[f].kind) {
+                Some(FrameKind::If { else_idx, endif }) => {
+                    (Some(else_idx.map_or(endif, |e| e + 1)), Some(endif))
+                }
+                _ => (None, None),
+            },
+            Opcode::Else => match encl[i].map(|f| frames[f].kind) {
+                Some(FrameKind::If { endif, .. }) => (Some(endif), Some(endif)),
+                _ => (None, None),
+            },
+            Opcode::Endif => {
+                let parent = closes[i].and_then(|f| frames[f].parent);
+                let end = match parent {
+                    Some(p) => block_end(&frames[p].kind, i),
+                    None => i + 1,
+                };
+                (Some(end), None)
+            }
+            Opcode::While => (inst.jip.map(|s| s as usize), None),
+            Opcode::Break | Opcode::Cont => {
+                let end = encl[i].map(|f| block_end(&frames[f].kind, i));
+                let lp = innermost_loop(&frames, encl[i]);
+                (end, lp)
+            }
+            Opcode::Halt => {
+                let Some(t) = inst.uip else {
+                    return Err(CfError {
+                        rule: "halt-target",
+                        index: i,
+                        msg: "HALT needs a UIP (the halt target)".into(),
+                    });
+                };
+                let t = t as usize;
+                if t <= i || t >= n || info.depth[t] != 0 {
+                    return Err(CfError {
+                        rule: "halt-target",
+                        index: i,
+                        msg: format!(
+                            "HALT target {t} must be a later instruction outside all control flow"
+                        ),
+                    });
+                }
+                let end = encl[i].map_or(t, |f| block_end(&frames[f].kind, i));
+                (Some(end), Some(t))
+            }
+            _ => (None, None),
+        };
+        info.jip[i] = j.map(|x| x as u32);
+        info.uip[i] = u.map(|x| x as u32);
+    }
+    Ok(info)
+}
+
+fn block_end(kind: &FrameKind, at: usize) -> usize {
+    match *kind {
+        FrameKind::If { else_idx, endif } => match else_idx {
+            Some(e) if at < e => e,
+            _ => endif,
+        },
+        FrameKind::Loop { end } => end,
+    }
+}
+
+fn innermost_loop(frames: &[Frame], mut f: Option<usize>) -> Option<usize> {
+    while let Some(id) = f {
+        if let FrameKind::Loop { end } = frames[id].kind {
+            return Some(end);
+        }
+        f = frames[id].parent;
+    }
+    None
+}
+
+/// Fill in the JIP/UIP of every IF, ELSE, ENDIF, BREAK, CONT and HALT from
+/// the structure. Inputs: each WHILE's `jip` must already hold the index of
+/// its loop's first instruction, and each HALT's `uip` the halt target.
+pub fn resolve_control_flow(insts: &mut [Instruction]) -> Result<(), CfError> {
+    let info = analyze(insts)?;
+    for (i, inst) in insts.iter_mut().enumerate() {
+        if inst.op.is_cf() {
+            inst.jip = info.jip[i];
+            inst.uip = info.uip[i];
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::asm::parse_program;
+
+    fn ops(text: &str) -> Vec<Instruction> {
+        parse_program(text).unwrap().insts
+    }
+
+    #[test]
+    fn if_else_endif_targets() {
+        // 0 if, 1 mov, 2 else, 3 mov, 4 endif, 5 nop
+        let mut p = ops(
+            "if(8) JIP: @0 UIP: @0\nmov(8) g2<1>UD 0D\nelse(8) JIP: @0 UIP: @0\nmov(8) g2<1>UD 1D\nendif(8) JIP: @0\nnop",
+        );
+        resolve_control_flow(&mut p).unwrap();
+        assert_eq!((p[0].jip, p[0].uip), (Some(3), Some(4)));
+        assert_eq!((p[2].jip, p[2].uip), (Some(4), Some(4)));
+        assert_eq!(p[4].jip, Some(5));
+    }
+
+    #[test]
+    fn loop_break_cont_targets() {
+        // 0 mov | 1 if | 2 break | 3 endif | 4 cont | 5 (+) while JIP:1 | 6 nop
+        let mut p = ops(
+            "mov(8) g2<1>UD 0D\n(+f0.0) if(8) JIP: @0 UIP: @0\nbreak(8) JIP: @0 UIP: @0\nendif(8) JIP: @0\n(+f0.0) cont(8) JIP: @0 UIP: @0\n(+f0.0) while(8) JIP: @1\nnop",
+        );
+        resolve_control_flow(&mut p).unwrap();
+        assert_eq!((p[1].jip, p[1].uip), (Some(3), Some(3)));
+        assert_eq!((p[2].jip, p[2].uip), (Some(3), Some(5)));
+        assert_eq!(p[3].jip, Some(5));
+        assert_eq!((p[4].jip, p[4].uip), (Some(5), Some(5)));
+        assert_eq!(p[5].jip, Some(1));
+    }
+
+    #[test]
+    fn nesting_errors() {
+        let e = analyze(&ops("endif(8) JIP: @1\nnop")).unwrap_err();
+        assert_eq!((e.rule, e.index), ("cf-nesting", 0));
+        let e = analyze(&ops("break(8) JIP: @1 UIP: @1\nnop")).unwrap_err();
+        assert_eq!(e.rule, "cf-break-outside-loop");
+        let e = analyze(&ops("nop\nwhile(8) JIP: @5")).unwrap_err();
+        assert_eq!(e.rule, "cf-while-jip");
+        // Loop crossing an IF: 0 if | 1 nop | 2 endif | 3 while JIP:1
+        let e = analyze(&ops(
+            "if(8) JIP: @2 UIP: @2\nnop\nendif(8) JIP: @3\nwhile(8) JIP: @1",
+        ))
+        .unwrap_err();
+        assert_eq!((e.rule, e.index), ("cf-nesting", 2));
+        let e = analyze(&ops("if(8) JIP: @1 UIP: @1\nnop")).unwrap_err();
+        assert_eq!(e.rule, "cf-nesting");
+    }
+}

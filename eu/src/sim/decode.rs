@@ -1,0 +1,236 @@
+//! Decode-once form of a program: per-channel byte offsets, expanded
+//! immediates, the computation domain and the control-flow tables.
+
+use super::num::Dom;
+use super::FaultKind;
+use crate::cf::CfInfo;
+use crate::fp;
+use crate::isa::{
+    CondMod, DstKind, Instruction, MachineConfig, MathFn, Message, Opcode, Predicate, SrcKind,
+};
+use crate::types::RegType;
+use crate::validate::exec_type;
+
+/// Register file of a decoded operand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum File {
+    Grf,
+    Flag,
+    Imm,
+    Null,
+}
+
+/// A decoded source.
+#[derive(Clone, Debug)]
+pub(crate) struct DSrc {
+    pub(crate) file: File,
+    /// Effective type (V → W, UV → UW, VF → F).
+    pub(crate) ty: RegType,
+    pub(crate) neg: bool,
+    pub(crate) abs: bool,
+    /// Byte offset per channel (GRF: in the GRF file; flag: in the 8-byte flag file).
+    pub(crate) off: [u32; 32],
+    /// Immediate bits per channel.
+    pub(crate) imm: [u64; 32],
+}
+
+/// A decoded destination.
+#[derive(Clone, Debug)]
+pub(crate) struct DDst {
+    pub(crate) file: File,
+    pub(crate) ty: RegType,
+    pub(crate) off: [u32; 32],
+}
+
+/// A decoded instruction.
+#[derive(Clone, Debug)]
+pub(crate) struct DInst {
+    pub(crate) op: Opcode,
+    pub(crate) math: Option<MathFn>,
+    pub(crate) msg: Option<Message>,
+    pub(crate) exec: u32,
+    pub(crate) group: u32,
+    pub(crate) we_all: bool,
+    pub(crate) eot: bool,
+    pub(crate) pred: Option<Predicate>,
+    pub(crate) cmod: Option<CondMod>,
+    pub(crate) writes_flag: bool,
+    /// Bit of the 64-bit flag file for channel 0 of group 0 (32·nr + 16·sub).
+    pub(crate) flag_base: u32,
+    pub(crate) sat: bool,
+    pub(crate) dst: DDst,
+    pub(crate) srcs: Vec<DSrc>,
+    pub(crate) dom: Dom,
+    pub(crate) jip: usize,
+    pub(crate) uip: usize,
+    /// A bad access detected at decode time, raised if executed.
+    pub(crate) fault: Option<FaultKind>,
+}
+
+/// A decoded program.
+#[derive(Clone, Debug)]
+pub(crate) struct Decoded {
+    pub(crate) insts: Vec<DInst>,
+    /// Loops starting at each index (their WHILE indices, outermost first).
+    pub(crate) loop_starts: Vec<Vec<u32>>,
+    /// Whether an index is the UIP of some HALT.
+    pub(crate) halt_target: Vec<bool>,
+    pub(crate) max_depth: usize,
+}
+
+pub(crate) fn decode(insts: &[Instruction], cfg: &MachineConfig, cf: &CfInfo) -> Decoded {
+    let mut halt_target = vec![false; insts.len() + 1];
+    for i in insts {
+        if i.op == Opcode::Halt {
+            if let Some(u) = i.uip {
+                if let Some(t) = halt_target.get_mut(u as usize) {
+                    *t = true;
+                }
+            }
+        }
+    }
+    Decoded {
+        insts: insts.iter().map(|i| decode_inst(i, cfg)).collect(),
+        loop_starts: cf.loop_starts.clone(),
+        halt_target,
+        max_depth: cf.max_depth as usize,
+    }
+}
+
+fn decode_inst(i: &Instruction, cfg: &MachineConfig) -> DInst {
+    let exec = i.exec_size.clamp(1, 32) as u32;
+    let gb = cfg.grf_bytes as u64;
+    let file_bytes = cfg.grf_file_bytes();
+    let mut fault = None;
+    let mut check = |file: File, start_reg: u64, offs: &[u32], size: u32| {
+        let limit = if file == File::Flag { 8 } else { file_bytes };
+        let mut lo = u64::MAX;
+        let mut hi = 0u64;
+        for &o in offs {
+            lo = lo.min(o as u64);
+            hi = hi.max(o as u64 + size as u64);
+        }
+        if offs.is_empty() {
+            return;
+        }
+        if hi > limit {
+            fault.get_or_insert(FaultKind::GrfOutOfRange { byte: hi - 1 });
+        } else if file == File::Grf && (hi - 1) / gb > start_reg + 1 {
+            fault.get_or_insert(FaultKind::RegionTooWide);
+        }
+    };
+    let mut srcs = Vec::with_capacity(i.srcs.len());
+    for s in &i.srcs {
+        let mut d = DSrc {
+            file: File::Null,
+            ty: s.ty,
+            neg: s.neg,
+            abs: s.abs,
+            off: [0; 32],
+            imm: [0; 32],
+        };
+        let sz = s.ty.size() as u64;
+        let (v, w, h) = (
+            s.region.v as u64,
+            s.region.w.max(1) as u64,
+            s.region.h as u64,
+        );
+        let mut place = |base: u64, sub: u64| {
+            for c in 0..exec as u64 {
+                let o = base + sub * sz + (c / w) * v * sz + (c % w) * h * sz;
+                d.off[c as usize] = o.min(u32::MAX as u64) as u32;
+            }
+        };
+        match s.kind {
+            SrcKind::Grf { nr, sub } => {
+                d.file = File::Grf;
+                place(nr as u64 * gb, sub as u64);
+                check(File::Grf, nr as u64, &d.off[..exec as usize], s.ty.size());
+            }
+            SrcKind::Flag { nr, sub } => {
+                d.file = File::Flag;
+                place(nr as u64 * 4, sub as u64);
+                check(File::Flag, 0, &d.off[..exec as usize], s.ty.size());
+            }
+            SrcKind::Imm(bits) => {
+                d.file = File::Imm;
+                for c in 0..32usize {
+                    d.imm[c] = match s.ty {
+                        RegType::V => {
+                            let nib = ((bits >> (4 * (c % 8))) & 0xf) as i8;
+                            (((nib << 4) >> 4) as i16 as u16) as u64
+                        }
+                        RegType::UV => (bits >> (4 * (c % 8))) & 0xf,
+                        RegType::VF => {
+                            fp::vf_to_f32((bits >> (8 * (c % 4))) as u8).to_bits() as u64
+                        }
+                        t => bits & t.mask(),
+                    };
+                }
+                d.ty = match s.ty {
+                    RegType::V => RegType::W,
+                    RegType::UV => RegType::UW,
+                    RegType::VF => RegType::F,
+                    t => t,
+                };
+            }
+            SrcKind::Null => {}
+        }
+        srcs.push(d);
+    }
+    let mut dst = DDst {
+        file: File::Null,
+        ty: i.dst.ty,
+        off: [0; 32],
+    };
+    let dsz = i.dst.ty.size() as u64;
+    let stride = i.dst.stride as u64;
+    let mut place = |base: u64, sub: u64| {
+        for c in 0..exec as u64 {
+            dst.off[c as usize] = (base + sub * dsz + c * stride * dsz).min(u32::MAX as u64) as u32;
+        }
+    };
+    match i.dst.kind {
+        DstKind::Grf { nr, sub } => {
+            place(nr as u64 * gb, sub as u64);
+            dst.file = File::Grf;
+            check(
+                File::Grf,
+                nr as u64,
+                &dst.off[..exec as usize],
+                i.dst.ty.size(),
+            );
+        }
+        DstKind::Flag { nr, sub } => {
+            place(nr as u64 * 4, sub as u64);
+            dst.file = File::Flag;
+            check(File::Flag, 0, &dst.off[..exec as usize], i.dst.ty.size());
+        }
+        DstKind::Null => {}
+    }
+    let dom = if i.op.num_srcs() > 0 && !i.srcs.is_empty() {
+        Dom::of(exec_type(i))
+    } else {
+        Dom::Int
+    };
+    DInst {
+        op: i.op,
+        math: i.math,
+        msg: i.msg,
+        exec,
+        group: i.group as u32,
+        we_all: i.we_all,
+        eot: i.eot,
+        pred: i.pred,
+        cmod: i.cmod,
+        writes_flag: i.writes_flag(),
+        flag_base: 32 * i.flag.nr as u32 + 16 * i.flag.sub as u32,
+        sat: i.sat,
+        dst,
+        srcs,
+        dom,
+        jip: i.jip.unwrap_or(0) as usize,
+        uip: i.uip.unwrap_or(0) as usize,
+        fault,
+    }
+}

@@ -1,0 +1,505 @@
+//! Thread execution: register file, channel masks, control flow, messages.
+
+use super::decode::{DInst, Decoded, File};
+use super::lane::lane;
+use super::num::SplitMix;
+use super::{Dispatch, FaultKind, SimConfig, Stored};
+use crate::abi;
+use crate::isa::{Message, Opcode, PredMode, ALL_OPCODES};
+
+/// Why a thread stopped early.
+pub(crate) enum Stop {
+    Fault(usize, FaultKind),
+    Timeout,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct IfFrame {
+    entry: u32,
+    else_mask: u32,
+    loop_depth: usize,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct LoopFrame {
+    entry: u32,
+    brk: u32,
+    cont: u32,
+}
+
+pub(crate) struct Machine<'a> {
+    dec: &'a Decoded,
+    disp: &'a Dispatch,
+    cfg: &'a SimConfig,
+    input: Vec<u8>,
+    pub(crate) outputs: Vec<Vec<Option<Stored>>>,
+    grf: Vec<u8>,
+    flags: u64,
+    exec: u32,
+    halted: u32,
+    halt_to: [usize; 32],
+    ifs: Vec<IfFrame>,
+    loops: Vec<LoopFrame>,
+    rng: SplitMix,
+    simd: u32,
+    op_index: Vec<usize>,
+    pub(crate) issued: u64,
+    pub(crate) per_opcode: [u64; ALL_OPCODES.len()],
+    pub(crate) channel_instructions: u64,
+}
+
+fn ones(n: u32) -> u32 {
+    if n >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << n) - 1
+    }
+}
+
+#[inline(always)]
+fn read_le(buf: &[u8], off: usize, size: u32) -> u64 {
+    match size {
+        1 => buf[off] as u64,
+        2 => u16::from_le_bytes([buf[off], buf[off + 1]]) as u64,
+        4 => {
+            let b: [u8; 4] = buf[off..off + 4].try_into().unwrap_or([0; 4]);
+            u32::from_le_bytes(b) as u64
+        }
+        _ => {
+            let b: [u8; 8] = buf[off..off + 8].try_into().unwrap_or([0; 8]);
+            u64::from_le_bytes(b)
+        }
+    }
+}
+
+#[inline(always)]
+fn write_le(buf: &mut [u8], off: usize, size: u32, v: u64) {
+    match size {
+        1 => buf[off] = v as u8,
+        2 => buf[off..off + 2].copy_from_slice(&(v as u16).to_le_bytes()),
+        4 => buf[off..off + 4].copy_from_slice(&(v as u32).to_le_bytes()),
+        _ => buf[off..off + 8].copy_from_slice(&v.to_le_bytes()),
+    }
+}
+
+impl<'a> Machine<'a> {
+    pub(crate) fn new(
+        dec: &'a Decoded,
+        disp: &'a Dispatch,
+        cfg: &'a SimConfig,
+        input: Vec<u8>,
+    ) -> Self {
+        Machine {
+            dec,
+            disp,
+            cfg,
+            input,
+            outputs: vec![vec![None; disp.output_slots as usize]; disp.invocations as usize],
+            grf: vec![0; cfg.machine.grf_file_bytes() as usize],
+            flags: 0,
+            exec: 0,
+            halted: 0,
+            halt_to: [0; 32],
+            ifs: Vec::with_capacity(dec.max_depth + 1),
+            loops: Vec::with_capacity(dec.max_depth + 1),
+            rng: SplitMix(0),
+            simd: disp.simd,
+            op_index: dec.insts.iter().map(|d| d.op.index()).collect(),
+            issued: 0,
+            per_opcode: [0; ALL_OPCODES.len()],
+            channel_instructions: 0,
+        }
+    }
+
+    fn init_thread(&mut self, t: u32) {
+        let gb = self.cfg.machine.grf_bytes as usize;
+        self.rng =
+            SplitMix(self.cfg.garbage_seed ^ (t as u64 + 1).wrapping_mul(0xd1b5_4a32_d192_ed03));
+        for chunk in self.grf.chunks_mut(8) {
+            let g = self.rng.next().to_le_bytes();
+            chunk.copy_from_slice(&g[..chunk.len()]);
+        }
+        self.flags = self.rng.next();
+        let d = self.disp;
+        let w = d.simd;
+        let first = t * w;
+        let live = d.invocations.saturating_sub(first).min(w);
+        let dmask = ones(live);
+        let nuni = d.uniforms.len() as u32;
+        let end = abi::payload_grfs(w, nuni, gb as u32) as usize * gb;
+        self.grf[..end].fill(0);
+        let header = [
+            t,
+            d.invocations,
+            w,
+            dmask,
+            first,
+            d.input_slots,
+            d.output_slots,
+            0,
+        ];
+        for (k, v) in header.iter().enumerate() {
+            write_le(&mut self.grf, 4 * k, 4, *v as u64);
+        }
+        for c in 0..w {
+            write_le(
+                &mut self.grf,
+                abi::IDS_GRF as usize * gb + 4 * c as usize,
+                4,
+                (first + c) as u64,
+            );
+        }
+        let ub = abi::uniform_grf(w, gb as u32) as usize * gb;
+        for (k, v) in d.uniforms.iter().enumerate() {
+            write_le(&mut self.grf, ub + 8 * k, 8, *v);
+        }
+        self.exec = dmask;
+        self.halted = 0;
+        self.ifs.clear();
+        self.loops.clear();
+    }
+
+    pub(crate) fn run_thread(&mut self, t: u32) -> Result<(), Stop> {
+        self.init_thread(t);
+        let dec = self.dec;
+        let n = dec.insts.len();
+        let mut ip = 0usize;
+        let mut back_from: Option<usize> = None;
+        loop {
+            if ip >= n {
+                return Err(Stop::Fault(n.saturating_sub(1), FaultKind::FellOffEnd));
+            }
+            if dec.halt_target[ip] && self.halted != 0 {
+                let mut back = 0;
+                for l in 0..32 {
+                    if self.halted >> l & 1 == 1 && self.halt_to[l] == ip {
+                        back |= 1 << l;
+                    }
+                }
+                self.halted &= !back;
+                self.exec |= back;
+            }
+            for &w in &dec.loop_starts[ip] {
+                if back_from.is_none_or(|b| (w as usize) < b) {
+                    self.loops.push(LoopFrame {
+                        entry: self.exec,
+                        brk: 0,
+                        cont: 0,
+                    });
+                }
+            }
+            back_from = None;
+            if self.issued >= self.cfg.step_budget {
+                return Err(Stop::Timeout);
+            }
+            self.issued += 1;
+            self.per_opcode[self.op_index[ip]] += 1;
+            let d = &dec.insts[ip];
+            if let Some(f) = &d.fault {
+                return Err(Stop::Fault(ip, f.clone()));
+            }
+            if d.op.is_cf() {
+                if d.exec != self.simd || d.group != 0 {
+                    return Err(Stop::Fault(
+                        ip,
+                        FaultKind::CfWidth {
+                            exec_size: d.exec,
+                            simd: self.simd,
+                        },
+                    ));
+                }
+                self.channel_instructions += self.exec.count_ones() as u64;
+                let (next, back) = self.control(d, ip);
+                ip = next;
+                back_from = back;
+                continue;
+            }
+            match d.op {
+                Opcode::Send => {
+                    self.send(d).map_err(|k| Stop::Fault(ip, k))?;
+                    if d.eot {
+                        return Ok(());
+                    }
+                }
+                Opcode::Nop => {}
+                _ => self.alu(d),
+            }
+            ip += 1;
+        }
+    }
+
+    fn pred_mask(&self, d: &DInst) -> u32 {
+        let all = ones(d.exec);
+        let Some(p) = d.pred else {
+            return all;
+        };
+        let m = match p.mode {
+            PredMode::Normal => ((self.flags >> (d.flag_base + d.group)) as u32) & all,
+            PredMode::Any(n) | PredMode::All(n) => {
+                let n = n as u32;
+                let gm = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
+                let mut m = 0u32;
+                for c in 0..d.exec {
+                    let start = d.flag_base + (d.group + c) / n * n;
+                    let bits = (self.flags >> start) & gm;
+                    let v = if matches!(p.mode, PredMode::Any(_)) {
+                        bits != 0
+                    } else {
+                        bits == gm
+                    };
+                    if v {
+                        m |= 1 << c;
+                    }
+                }
+                m
+            }
+        };
+        if p.inverse {
+            !m & all
+        } else {
+            m
+        }
+    }
+
+    /// Channel enables from dispatch and control flow (or NoMask).
+    fn channel_enables(&self, d: &DInst) -> u32 {
+        let all = ones(d.exec);
+        if d.we_all {
+            all
+        } else {
+            (self.exec >> d.group) & all
+        }
+    }
+
+    fn read(&self, file: File, off: u32, size: u32, imm: u64) -> u64 {
+        match file {
+            File::Grf => read_le(&self.grf, off as usize, size),
+            File::Flag => read_le(&self.flags.to_le_bytes(), off as usize, size),
+            File::Imm => imm,
+            File::Null => 0,
+        }
+    }
+
+    fn alu(&mut self, d: &DInst) {
+        let ce = self.channel_enables(d);
+        let pm = self.pred_mask(d);
+        let sel_pred = d.op == Opcode::Sel && d.pred.is_some();
+        let en = if sel_pred { ce } else { ce & pm };
+        self.channel_instructions += en.count_ones() as u64;
+        let mut out = [0u64; 32];
+        let mut fl = 0u32;
+        let mut m = en;
+        while m != 0 {
+            let c = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let mut raw = [0u64; 3];
+            for (k, s) in d.srcs.iter().enumerate() {
+                raw[k] = self.read(s.file, s.off[c], s.ty.size(), s.imm[c]);
+            }
+            let r = lane(d, raw, pm >> c & 1 == 1, &mut self.rng);
+            out[c] = r.bits;
+            if r.flag {
+                fl |= 1 << c;
+            }
+        }
+        let size = d.dst.ty.size();
+        match d.dst.file {
+            File::Grf => {
+                let mut m = en;
+                while m != 0 {
+                    let c = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    write_le(&mut self.grf, d.dst.off[c] as usize, size, out[c]);
+                }
+            }
+            File::Flag => {
+                let mut bytes = self.flags.to_le_bytes();
+                let mut m = en;
+                while m != 0 {
+                    let c = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    write_le(&mut bytes, d.dst.off[c] as usize, size, out[c]);
+                }
+                self.flags = u64::from_le_bytes(bytes);
+            }
+            _ => {}
+        }
+        if d.writes_flag {
+            let sh = d.flag_base + d.group;
+            let mask = (en as u64) << sh;
+            self.flags = (self.flags & !mask) | (((fl & en) as u64) << sh);
+        }
+    }
+
+    fn send(&mut self, d: &DInst) -> Result<(), FaultKind> {
+        let en = self.channel_enables(d) & self.pred_mask(d);
+        self.channel_instructions += en.count_ones() as u64;
+        let gb = self.cfg.machine.grf_bytes as usize;
+        let mut vals = [0u64; 32];
+        match d.msg {
+            Some(Message::Load { size, dst, addr }) => {
+                let s = size.bytes();
+                let mut m = en;
+                while m != 0 {
+                    let c = m.trailing_zeros();
+                    m &= m - 1;
+                    let a = read_le(&self.grf, addr as usize * gb + 4 * c as usize, 4) as u32;
+                    if !a.is_multiple_of(s) {
+                        return Err(FaultKind::Misaligned {
+                            channel: c,
+                            address: a,
+                            size: s,
+                        });
+                    }
+                    if a as u64 + s as u64 > self.input.len() as u64 {
+                        return Err(FaultKind::OutOfSurface {
+                            channel: c,
+                            address: a,
+                            size: s,
+                            surface_bytes: self.input.len() as u64,
+                        });
+                    }
+                    vals[c as usize] = read_le(&self.input, a as usize, s);
+                }
+                let pb = size.payload_bytes();
+                let mut m = en;
+                while m != 0 {
+                    let c = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    write_le(
+                        &mut self.grf,
+                        dst as usize * gb + c * pb as usize,
+                        pb,
+                        vals[c],
+                    );
+                }
+            }
+            Some(Message::Store { size, addr, data }) => {
+                let s = size.bytes();
+                let pb = size.payload_bytes() as usize;
+                let rec = 8 * self.disp.output_slots as u64;
+                let surface = rec * self.disp.invocations as u64;
+                let mut m = en;
+                while m != 0 {
+                    let c = m.trailing_zeros();
+                    m &= m - 1;
+                    let a = read_le(&self.grf, addr as usize * gb + 4 * c as usize, 4) as u32;
+                    if !a.is_multiple_of(8) {
+                        return Err(FaultKind::Misaligned {
+                            channel: c,
+                            address: a,
+                            size: s,
+                        });
+                    }
+                    if a as u64 + 8 > surface {
+                        return Err(FaultKind::OutOfSurface {
+                            channel: c,
+                            address: a,
+                            size: s,
+                            surface_bytes: surface,
+                        });
+                    }
+                    let v = read_le(&self.grf, data as usize * gb + c as usize * pb, s);
+                    let inv = (a as u64 / rec) as usize;
+                    let slot = ((a as u64 % rec) / 8) as usize;
+                    self.outputs[inv][slot] = Some(Stored {
+                        bits: v,
+                        size: s as u8,
+                    });
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Execute a control-flow instruction; returns the next IP and, for a
+    /// WHILE jumping back, the WHILE's index.
+    fn control(&mut self, d: &DInst, ip: usize) -> (usize, Option<usize>) {
+        let pm = self.pred_mask(d);
+        let innermost_loop = self.loops.len().checked_sub(1);
+        match d.op {
+            Opcode::If => {
+                let entry = self.exec;
+                self.ifs.push(IfFrame {
+                    entry,
+                    else_mask: entry & !pm,
+                    loop_depth: self.loops.len(),
+                });
+                self.exec = entry & pm;
+                if self.exec == 0 {
+                    if d.jip != d.uip {
+                        // Skipping the ELSE: the else channels start there.
+                        self.exec = entry & !pm;
+                    }
+                    return (d.jip, None);
+                }
+            }
+            Opcode::Else => {
+                if let Some(f) = self.ifs.last() {
+                    self.exec = f.else_mask & !self.halted;
+                }
+                if self.exec == 0 {
+                    return (d.jip, None);
+                }
+            }
+            Opcode::Endif => {
+                if let Some(f) = self.ifs.pop() {
+                    let mut m = f.entry & !self.halted;
+                    if f.loop_depth > 0 {
+                        if let Some(l) = self.loops.get(f.loop_depth - 1) {
+                            m &= !(l.brk | l.cont);
+                        }
+                    }
+                    self.exec = m;
+                }
+                if self.exec == 0 {
+                    return (d.jip, None);
+                }
+            }
+            Opcode::While => {
+                if let Some(l) = innermost_loop.and_then(|k| self.loops.get_mut(k)) {
+                    let enabled = (self.exec | l.cont) & !self.halted;
+                    let loopers = enabled & pm;
+                    if loopers != 0 {
+                        l.brk |= enabled & !loopers;
+                        l.cont = 0;
+                        self.exec = loopers;
+                        return (d.jip, Some(ip));
+                    }
+                    self.exec = l.entry & !self.halted;
+                    self.loops.pop();
+                }
+            }
+            Opcode::Break | Opcode::Cont => {
+                let hit = self.exec & pm;
+                if let Some(l) = innermost_loop.and_then(|k| self.loops.get_mut(k)) {
+                    if d.op == Opcode::Break {
+                        l.brk |= hit;
+                    } else {
+                        l.cont |= hit;
+                    }
+                }
+                self.exec &= !hit;
+                if self.exec == 0 {
+                    return (d.jip, None);
+                }
+            }
+            Opcode::Halt => {
+                let hit = self.exec & pm;
+                self.halted |= hit;
+                for l in 0..32 {
+                    if hit >> l & 1 == 1 {
+                        self.halt_to[l] = d.uip;
+                    }
+                }
+                self.exec &= !hit;
+                if self.exec == 0 {
+                    return (d.jip, None);
+                }
+            }
+            _ => {}
+        }
+        (ip + 1, None)
+    }
+}

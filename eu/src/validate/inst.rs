@@ -1,0 +1,480 @@
+//! Per-instruction rules: operands, immediates, modifiers, types.
+
+use super::region;
+use super::Sink;
+use crate::isa::{CondMod, Instruction, MachineConfig, Message, Opcode, PredMode, SrcKind};
+use crate::types::RegType;
+
+/// Opcodes that accept a flag-writing (or, for SEL/CSEL, selecting) cmod.
+fn can_do_cmod(op: Opcode) -> bool {
+    use Opcode::*;
+    matches!(
+        op,
+        Mov | Sel
+            | Not
+            | And
+            | Or
+            | Xor
+            | Shl
+            | Shr
+            | Asr
+            | Cmp
+            | Cmpn
+            | Add
+            | Avg
+            | Mul
+            | Mad
+            | Frc
+            | Rndd
+            | Rnde
+            | Rndz
+            | Lzd
+            | Csel
+    )
+}
+
+/// Opcodes that accept `.sat` (Mesa `can_do_saturate`).
+fn can_do_sat(op: Opcode) -> bool {
+    use Opcode::*;
+    matches!(
+        op,
+        Mov | Sel
+            | Add
+            | Avg
+            | Mul
+            | Mad
+            | Frc
+            | Rndd
+            | Rnde
+            | Rndz
+            | Shl
+            | Shr
+            | Asr
+            | Csel
+            | Math
+    )
+}
+
+/// Opcodes that take no source modifiers.
+fn no_src_mods(op: Opcode) -> bool {
+    use Opcode::*;
+    matches!(op, Bfe | Bfi1 | Bfi2 | Bfrev | Cbit | Fbh | Fbl)
+}
+
+fn is_dword_int(t: RegType) -> bool {
+    matches!(t, RegType::D | RegType::UD)
+}
+
+/// Execution type (EU-MODEL §1.6, Mesa `execution_type`).
+pub(crate) fn exec_type(i: &Instruction) -> RegType {
+    let classes: Vec<RegType> = i.srcs.iter().map(|s| s.ty.exec_class()).collect();
+    let Some(&s0) = classes.first() else {
+        return i.dst.ty;
+    };
+    if classes.len() == 1 {
+        return if s0 == RegType::HF {
+            i.dst.ty.exec_class()
+        } else {
+            s0
+        };
+    }
+    let dst = i.dst.ty.exec_class();
+    let has = |t: RegType| classes.contains(&t);
+    let mixed = (has(RegType::F) && has(RegType::HF))
+        || (dst == RegType::F && has(RegType::HF))
+        || (dst == RegType::HF && has(RegType::F));
+    if mixed {
+        return RegType::F;
+    }
+    if classes.iter().all(|&c| c == s0) {
+        return s0;
+    }
+    for t in [RegType::Q, RegType::D, RegType::W, RegType::DF] {
+        if has(t) {
+            return t;
+        }
+    }
+    RegType::F
+}
+
+/// Whether the instruction mixes F and HF among its sources and destination.
+pub(crate) fn is_mixed_float(i: &Instruction) -> bool {
+    let mut has_f = i.dst.ty == RegType::F;
+    let mut has_hf = i.dst.ty == RegType::HF;
+    for s in &i.srcs {
+        has_f |= s.ty == RegType::F;
+        has_hf |= s.ty == RegType::HF;
+    }
+    has_f && has_hf
+}
+
+pub(crate) fn check(i: &Instruction, cfg: &MachineConfig, s: &mut Sink<'_>) {
+    let op = i.op;
+    if ![1, 2, 4, 8, 16, 32].contains(&i.exec_size) {
+        s.err(
+            "exec-size",
+            format!("execution size {} is not 1, 2, 4, 8, 16 or 32", i.exec_size),
+        );
+        return;
+    }
+    let (ex, g) = (i.exec_size as u32, i.group as u32);
+    let aligned = if ex >= 8 { g % ex == 0 } else { g % 4 == 0 };
+    if !aligned || g + ex > 32 {
+        s.err(
+            "group-align",
+            format!(
+                "channel group {g} is not aligned for execution size {ex} or exceeds 32 channels"
+            ),
+        );
+    }
+    // Operand shape.
+    let alu = op.num_srcs() > 0;
+    let shape_ok = if alu {
+        i.srcs.len() == op.num_srcs() && i.msg.is_none()
+    } else {
+        i.srcs.is_empty() && i.dst.is_null()
+    } && (op == Opcode::Math) == i.math.is_some()
+        && (op == Opcode::Send) == i.msg.is_some()
+        && (op.is_cf() || (i.jip.is_none() && i.uip.is_none()));
+    if !shape_ok {
+        s.err(
+            "operand-count",
+            format!(
+                "{} takes {} source(s){}",
+                op.name(),
+                op.num_srcs(),
+                match op {
+                    Opcode::Math => " and a math function",
+                    Opcode::Send => " and a message descriptor",
+                    _ => "",
+                }
+            ),
+        );
+        return;
+    }
+    if i.eot && op != Opcode::Send {
+        s.err("eot", "only a SEND can end the thread");
+    }
+    // Flag field.
+    let uses_flag = i.pred.is_some() || i.writes_flag();
+    if uses_flag && (i.flag.nr > 1 || i.flag.sub > 1) {
+        s.err(
+            "flag-bounds",
+            "Gfx11 has flag registers f0.0, f0.1, f1.0 and f1.1 only",
+        );
+    } else if uses_flag {
+        let base = 16 * i.flag.sub as u32;
+        let mut top = base + g + ex;
+        if let Some(p) = i.pred {
+            if let PredMode::Any(n) | PredMode::All(n) = p.mode {
+                let n = n as u32;
+                top = top.max(base + (g + ex - 1) / n * n + n);
+            }
+        }
+        if top > 32 {
+            s.err(
+                "flag-range",
+                format!(
+                    "flag bits {base}..{top} of f{} exceed the 32-bit register",
+                    i.flag.nr
+                ),
+            );
+        }
+    }
+    // Predication.
+    if i.pred.is_some() {
+        match op {
+            Opcode::Csel => s.err("csel-predicated", "CSEL cannot be predicated"),
+            Opcode::Else | Opcode::Endif | Opcode::Nop => s.err(
+                "pred-not-allowed",
+                format!("{} cannot be predicated", op.name()),
+            ),
+            _ => {}
+        }
+    }
+    // Conditional modifier and saturate.
+    if let Some(c) = i.cmod {
+        if !can_do_cmod(op) {
+            s.err(
+                "cmod-not-allowed",
+                format!("{} takes no conditional modifier", op.name()),
+            );
+        } else if matches!(op, Opcode::Cmp | Opcode::Cmpn) && c == CondMod::O {
+            s.err("cmod-not-allowed", "a compare has no overflow condition");
+        } else if op.is_logic() && matches!(c, CondMod::O | CondMod::U) {
+            s.err(
+                "logic-cmod",
+                "logic instructions take no .o/.u conditional modifier",
+            );
+        }
+    }
+    if i.sat && !can_do_sat(op) {
+        s.err("sat-not-allowed", format!("{} cannot saturate", op.name()));
+    }
+    if op.is_cf() && i.we_all {
+        s.err("cf-nomask", "control-flow instructions cannot be NoMask");
+    }
+    match op {
+        Opcode::Send => check_send(i, cfg, s),
+        _ if alu => check_alu(i, cfg, s),
+        _ => {}
+    }
+}
+
+fn check_send(i: &Instruction, cfg: &MachineConfig, s: &mut Sink<'_>) {
+    let ex = i.exec_size as u64;
+    let g = cfg.grf_bytes as u64;
+    let regs = |bytes_per_lane: u64| (ex * bytes_per_lane).div_ceil(g).max(1);
+    let mut ranges: Vec<(&str, u32, u64)> = Vec::new();
+    match i.msg {
+        Some(Message::Load { size, dst, addr }) => {
+            ranges.push(("address payload", addr, regs(4)));
+            ranges.push(("destination", dst, regs(size.payload_bytes() as u64)));
+        }
+        Some(Message::Store { size, addr, data }) => {
+            ranges.push(("address payload", addr, regs(4)));
+            ranges.push(("data payload", data, regs(size.payload_bytes() as u64)));
+        }
+        Some(Message::End { payload }) => {
+            ranges.push(("payload", payload, 1));
+            if !i.eot {
+                s.err("send-msg", "an 'end' message must carry EOT");
+            }
+        }
+        None => {}
+    }
+    for (what, start, count) in ranges {
+        if start as u64 + count > cfg.grf_count as u64 {
+            s.err(
+                "grf-bounds",
+                format!(
+                    "{what} g{start}..g{} is outside the GRF file",
+                    start as u64 + count - 1
+                ),
+            );
+        }
+    }
+}
+
+fn check_alu(i: &Instruction, cfg: &MachineConfig, s: &mut Sink<'_>) {
+    let op = i.op;
+    let nsrc = op.num_srcs();
+    let ex = i.exec_size as u32;
+    // Sources: null, types, immediates, modifiers.
+    for (k, src) in i.srcs.iter().enumerate() {
+        match src.kind {
+            SrcKind::Null => s.err("src-null", format!("src{k} is null")),
+            SrcKind::Imm(_) => {
+                if src.ty.is_byte() {
+                    s.err("imm-byte", "there are no B/UB immediates");
+                }
+                if src.neg || src.abs {
+                    s.err("imm-modifier", "immediates take no source modifiers");
+                }
+                if src.ty.is_64bit() && nsrc > 1 {
+                    s.err(
+                        "imm-64bit-in-2src",
+                        "64-bit immediates only in 1-source instructions",
+                    );
+                }
+                if nsrc == 2 && k == 0 {
+                    s.err("imm-position", "a 2-source immediate must be src1");
+                }
+                if nsrc == 3 && k == 1 {
+                    s.err("imm-position", "a 3-source immediate cannot be src1");
+                }
+                if nsrc == 3 && !matches!(src.ty, RegType::W | RegType::UW | RegType::HF) {
+                    s.err(
+                        "imm-3src-type",
+                        "3-source immediates are 16-bit (W, UW or HF)",
+                    );
+                }
+                if src.ty.is_vector_imm() {
+                    check_vector_imm(i, src.ty, s);
+                }
+            }
+            _ => {
+                if src.ty.is_vector_imm() {
+                    s.err(
+                        "type-invalid",
+                        format!("{} is an immediate-only type", src.ty),
+                    );
+                }
+            }
+        }
+        if (src.neg || src.abs) && !src.is_imm() {
+            if no_src_mods(op) {
+                s.err(
+                    "src-modifier-not-allowed",
+                    format!("{} takes no source modifiers", op.name()),
+                );
+            } else if op == Opcode::Math {
+                s.err("math-int-div", "integer division takes no source modifiers");
+            } else if op.is_logic() && src.abs {
+                s.err("logic-abs", "abs is undefined on logic instructions");
+            }
+        }
+        let byte_restricted = (nsrc == 2 && k == 1) || (nsrc == 3 && k >= 1);
+        if byte_restricted && src.ty.is_byte() {
+            s.err(
+                "byte-src1",
+                format!("byte type not allowed in src{k} on Gfx11"),
+            );
+        }
+    }
+    if nsrc == 3 && i.srcs[0].is_imm() && i.srcs[2].is_imm() {
+        s.err(
+            "imm-position",
+            "a 3-source instruction takes at most one immediate",
+        );
+    }
+    if i.dst.ty.is_vector_imm() {
+        s.err(
+            "type-invalid",
+            format!("{} is an immediate-only type", i.dst.ty),
+        );
+    }
+    check_types(i, s);
+    region::check(i, cfg, s);
+    let _ = ex;
+}
+
+fn check_vector_imm(i: &Instruction, ty: RegType, s: &mut Sink<'_>) {
+    let off = region::dst_byte_offset(i);
+    let stride_bytes = i.dst.stride as u32 * i.dst.ty.size();
+    let (want, max_exec) = if ty == RegType::VF { (4, 4) } else { (2, 8) };
+    if !off.is_multiple_of(16) || stride_bytes != want || i.exec_size as u32 > max_exec {
+        s.err(
+            "imm-vector",
+            format!(
+                "{ty} needs a 16-byte aligned destination with a {want}-byte stride and at most {max_exec} channels"
+            ),
+        );
+    }
+}
+
+fn check_types(i: &Instruction, s: &mut Sink<'_>) {
+    let op = i.op;
+    let tys: Vec<RegType> = i.srcs.iter().map(|x| x.ty).collect();
+    let dst = i.dst.ty;
+    let all_float = tys.iter().all(|t| t.is_float());
+    let all_int = tys.iter().all(|t| t.is_int());
+    if tys.len() >= 2 && !all_float && !all_int && op != Opcode::Csel {
+        s.err("int-float-mix", "sources must be all integer or all float");
+    }
+    let bad =
+        |s: &mut Sink<'_>, what: &str| s.err("type-not-supported", format!("{} {what}", op.name()));
+    match op {
+        Opcode::Mad | Opcode::Frc | Opcode::Rndd | Opcode::Rnde | Opcode::Rndz
+            if (!all_float || !dst.is_float()) =>
+        {
+            bad(s, "takes float operands only");
+        }
+        Opcode::Not
+        | Opcode::And
+        | Opcode::Or
+        | Opcode::Xor
+        | Opcode::Shl
+        | Opcode::Shr
+        | Opcode::Asr
+        | Opcode::Avg
+            if (!all_int || !dst.is_int()) =>
+        {
+            bad(s, "takes integer operands only");
+        }
+        Opcode::Lzd | Opcode::Fbh | Opcode::Fbl | Opcode::Cbit | Opcode::Bfrev
+            if (!tys.iter().all(|&t| is_dword_int(t)) || !is_dword_int(dst)) =>
+        {
+            bad(s, "takes D/UD operands only");
+        }
+        Opcode::Bfe | Opcode::Bfi1 | Opcode::Bfi2
+            if (!is_dword_int(dst) || tys.iter().any(|&t| t != dst)) =>
+        {
+            s.err(
+                "bitfield-types",
+                format!("{}: all operands must be D or all UD", op.name()),
+            );
+        }
+        Opcode::Math if (!is_dword_int(dst) || !is_dword_int(tys[0]) || tys[0] != tys[1]) => {
+            s.err(
+                "math-int-div",
+                "integer division takes D/UD operands, both sources alike",
+            );
+        }
+        Opcode::Csel => {
+            let ok_ty = |t: RegType| {
+                matches!(
+                    t,
+                    RegType::F | RegType::HF | RegType::D | RegType::UD | RegType::W | RegType::UW
+                )
+            };
+            let same = tys
+                .iter()
+                .all(|&t| t.size() == dst.size() && t.is_float() == dst.is_float());
+            if !ok_ty(dst) || !tys.iter().all(|&t| ok_ty(t)) || !same {
+                s.err(
+                    "csel-types",
+                    "CSEL operands are F/HF/D/UD/W/UW, same size and kind",
+                );
+            }
+            match i.cmod {
+                None => s.err("csel-cmod", "CSEL needs a conditional modifier"),
+                Some(CondMod::O | CondMod::U) => {
+                    s.err("csel-cmod", "CSEL compares with zero: no .o/.u")
+                }
+                _ => {}
+            }
+        }
+        Opcode::Cmp | Opcode::Cmpn => {
+            if i.cmod.is_none() {
+                s.err("cmp-needs-cmod", "CMP/CMPN need a conditional modifier");
+            }
+            if all_float && !dst.is_float() || all_int && !dst.is_int() {
+                s.err(
+                    "cmp-dst-type",
+                    "the destination of a compare has the sources' kind (float or integer)",
+                );
+            }
+        }
+        Opcode::Sel => {
+            if i.pred.is_some() == i.cmod.is_some() {
+                s.err(
+                    "sel-pred-cmod",
+                    "SEL needs exactly one of predicate and conditional modifier",
+                );
+            }
+            if let Some(c) = i.cmod {
+                if !matches!(c, CondMod::L | CondMod::Ge) {
+                    s.err(
+                        "sel-cmod",
+                        "SEL conditional modifier must be .l (min) or .ge (max)",
+                    );
+                }
+            }
+        }
+        Opcode::Mul if all_int => {
+            let dw0 = is_dword_int(tys[0]);
+            let dw1 = is_dword_int(tys[1]);
+            if tys.iter().any(|t| t.is_64bit()) {
+                s.err("mul-qword", "no 64-bit integer multiply on Gfx11");
+            } else if dw0 && dw1 {
+                s.err(
+                    "mul-dword-dword",
+                    "no integer DWord × DWord multiply on Gfx11",
+                );
+            } else if dw1 {
+                s.err(
+                    "mul-dword-src1",
+                    "the DWord operand of a DW × W multiply must be src0",
+                );
+            }
+            if (dw0 || dw1) && (i.cmod.is_some() || i.sat) {
+                s.err(
+                    "mul-dword-cmod-sat",
+                    "DWord multiplies take no conditional modifier or saturate",
+                );
+            }
+        }
+        _ => {}
+    }
+}

@@ -1,0 +1,206 @@
+//! Validator of the Gfx11 Align1 hardware rules (EU-MODEL §3) plus
+//! well-formed structured control flow. Every violation carries a stable
+//! rule name; the full list is [`RULES`] (documented in ISA.md).
+
+mod inst;
+mod region;
+
+pub(crate) use inst::exec_type;
+
+use std::fmt;
+
+use crate::asm::print_instruction;
+use crate::cf;
+use crate::isa::{MachineConfig, Opcode, Program};
+
+/// One rule violation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Violation {
+    /// Stable rule name, e.g. `imm-64bit-in-2src`.
+    pub rule: &'static str,
+    /// Index of the offending instruction.
+    pub index: usize,
+    /// The offending instruction's text (targets printed as `@index`).
+    pub text: String,
+    /// What is wrong.
+    pub detail: String,
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "[{}] instruction {}: `{}`: {}",
+            self.rule, self.index, self.text, self.detail
+        )
+    }
+}
+
+/// Every rule name the validator can report.
+pub const RULES: &[&str] = &[
+    "exec-size",
+    "group-align",
+    "operand-count",
+    "type-invalid",
+    "src-null",
+    "grf-bounds",
+    "flag-bounds",
+    "flag-range",
+    "imm-byte",
+    "imm-64bit-in-2src",
+    "imm-position",
+    "imm-3src-type",
+    "imm-vector",
+    "imm-modifier",
+    "src-modifier-not-allowed",
+    "logic-abs",
+    "logic-cmod",
+    "byte-src1",
+    "cmod-not-allowed",
+    "sat-not-allowed",
+    "pred-not-allowed",
+    "cmp-needs-cmod",
+    "cmp-dst-type",
+    "sel-pred-cmod",
+    "sel-cmod",
+    "csel-cmod",
+    "csel-predicated",
+    "csel-types",
+    "int-float-mix",
+    "type-not-supported",
+    "bitfield-types",
+    "math-int-div",
+    "mul-dword-dword",
+    "mul-dword-src1",
+    "mul-dword-cmod-sat",
+    "mul-qword",
+    "region-encoding",
+    "region-width-gt-exec",
+    "region-vstride",
+    "region-width1-hstride",
+    "region-scalar",
+    "region-zero-strides-width",
+    "region-row-crosses-grf",
+    "operand-span",
+    "narrow-dst-stride",
+    "narrow-dst-align",
+    "packed-byte-dst",
+    "conversion-byte-64bit",
+    "conversion-hf-64bit",
+    "conversion-int-hf",
+    "conversion-f-hf",
+    "mixed-float",
+    "send-msg",
+    "eot",
+    "cf-nomask",
+    "cf-nesting",
+    "cf-while-jip",
+    "cf-break-outside-loop",
+    "cf-jip",
+    "cf-uip",
+    "halt-target",
+];
+
+/// Collects violations for one instruction.
+pub(crate) struct Sink<'a> {
+    out: &'a mut Vec<Violation>,
+    index: usize,
+    inst: &'a crate::isa::Instruction,
+}
+
+impl Sink<'_> {
+    pub(crate) fn err(&mut self, rule: &'static str, detail: impl Into<String>) {
+        debug_assert!(RULES.contains(&rule), "unlisted rule {rule}");
+        self.out.push(Violation {
+            rule,
+            index: self.index,
+            text: print_instruction(self.inst),
+            detail: detail.into(),
+        });
+    }
+}
+
+/// Validate a program for a machine configuration. Returns every
+/// violation found (in instruction order) or `Ok(())`.
+pub fn validate(p: &Program, cfg: &MachineConfig) -> Result<(), Vec<Violation>> {
+    let mut out = Vec::new();
+    let n = p.insts.len();
+    for (index, i) in p.insts.iter().enumerate() {
+        let mut sink = Sink {
+            out: &mut out,
+            index,
+            inst: i,
+        };
+        inst::check(i, cfg, &mut sink);
+        if i.eot && index + 1 != n {
+            sink.err("eot", "only the last instruction may end the thread");
+        }
+    }
+    match p.insts.last() {
+        None => out.push(Violation {
+            rule: "eot",
+            index: 0,
+            text: String::new(),
+            detail: "an empty program never ends its thread".into(),
+        }),
+        Some(last) if !(last.op == Opcode::Send && last.eot) => out.push(Violation {
+            rule: "eot",
+            index: n - 1,
+            text: print_instruction(last),
+            detail: "the last instruction must be a SEND with EOT".into(),
+        }),
+        Some(last) if last.pred.is_some() => out.push(Violation {
+            rule: "eot",
+            index: n - 1,
+            text: print_instruction(last),
+            detail: "the EOT send must not be predicated".into(),
+        }),
+        _ => {}
+    }
+    match cf::analyze(&p.insts) {
+        Err(e) => out.push(Violation {
+            rule: e.rule,
+            index: e.index,
+            text: p
+                .insts
+                .get(e.index)
+                .map(print_instruction)
+                .unwrap_or_default(),
+            detail: e.msg,
+        }),
+        Ok(info) => {
+            for (index, i) in p.insts.iter().enumerate() {
+                if !i.op.is_cf() {
+                    continue;
+                }
+                for (rule, have, want) in [
+                    ("cf-jip", i.jip, info.jip[index]),
+                    ("cf-uip", i.uip, info.uip[index]),
+                ] {
+                    if have != want {
+                        out.push(Violation {
+                            rule,
+                            index,
+                            text: print_instruction(i),
+                            detail: format!(
+                                "{} must be {}, found {}",
+                                &rule[3..].to_uppercase(),
+                                want.map_or("absent".to_string(), |w| format!("@{w}")),
+                                have.map_or("none".to_string(), |h| format!("@{h}"))
+                            ),
+                        });
+                    }
+                }
+            }
+        }
+    }
+    out.sort_by_key(|v| v.index);
+    if out.is_empty() {
+        Ok(())
+    } else {
+        Err(out)
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,389 @@
+//! One failing and one passing program per validator rule.
+
+use super::*;
+use crate::asm::parse_program;
+use crate::isa::{Dst, Instruction, Opcode, Region, Src};
+use crate::types::RegType;
+
+const END: &str = "send(8) null g0 end { align1 1Q EOT };";
+
+fn check_text(body: &str) -> Result<(), Vec<Violation>> {
+    let text = format!("{body}\n{END}");
+    let p = parse_program(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    validate(&p, &MachineConfig::GFX11)
+}
+
+fn rules_of(r: Result<(), Vec<Violation>>) -> Vec<&'static str> {
+    r.err().unwrap_or_default().iter().map(|v| v.rule).collect()
+}
+
+/// (rule, breaking program, conforming program)
+const CASES: &[(&str, &str, &str)] = &[
+    (
+        "exec-size",
+        "mov(3) g2<1>UD g3<0,1,0>UD",
+        "mov(4) g2<1>UD g3<4,4,1>UD",
+    ),
+    (
+        "group-align",
+        "mov(8) g2<1>UD g3<8,8,1>UD { align1 2N };",
+        "mov(8) g2<1>UD g3<8,8,1>UD { align1 2Q };",
+    ),
+    (
+        "type-invalid",
+        "mov(8) g2<1>UD g3<8,8,1>V",
+        "mov(8) g2<1>UW 0x76543210V",
+    ),
+    (
+        "src-null",
+        "add(8) g2<1>D null<8,8,1>D g3<8,8,1>D",
+        "add(8) g2<1>D g4<8,8,1>D g3<8,8,1>D",
+    ),
+    (
+        "grf-bounds",
+        "mov(8) g128<1>UD g3<8,8,1>UD",
+        "mov(8) g127<1>UD g3<8,8,1>UD",
+    ),
+    (
+        "flag-bounds",
+        "(+f2.0) mov(8) g2<1>UD g3<8,8,1>UD",
+        "(+f1.1) mov(8) g2<1>UD g3<8,8,1>UD",
+    ),
+    (
+        "flag-range",
+        "(+f0.1) mov(16) g2<1>UW g4<16,16,1>UW { align1 2H };",
+        "(+f0.0) mov(16) g2<1>UW g4<16,16,1>UW { align1 2H };",
+    ),
+    (
+        "imm-byte",
+        "mov(8) g2<1>UW 0x05UB",
+        "mov(8) g2<1>UW 0x0005UW",
+    ),
+    (
+        "imm-64bit-in-2src",
+        "add(8) g2<1>Q g4<4,4,1>Q 0x0000000000000001Q",
+        "add(8) g2<1>Q g4<4,4,1>Q 1D",
+    ),
+    (
+        "imm-position",
+        "add(8) g2<1>D 1D g3<8,8,1>D",
+        "add(8) g2<1>D g3<8,8,1>D 1D",
+    ),
+    (
+        "imm-3src-type",
+        "mad(8) g2<1>F 0x3f800000F g3<8,8,1>F g4<8,8,1>F",
+        "mad(8) g2<1>HF 0x3c00HF g3<8,8,1>HF g4<8,8,1>HF",
+    ),
+    (
+        "imm-vector",
+        "mov(8) g2<1>UD 0x76543210V",
+        "mov(8) g2<1>UW 0x76543210V",
+    ),
+    (
+        "src-modifier-not-allowed",
+        "bfrev(8) g2<1>UD -g3<8,8,1>UD",
+        "bfrev(8) g2<1>UD g3<8,8,1>UD",
+    ),
+    (
+        "logic-abs",
+        "and(8) g2<1>UD (abs)g3<8,8,1>UD g4<8,8,1>UD",
+        "and(8) g2<1>UD ~g3<8,8,1>UD g4<8,8,1>UD",
+    ),
+    (
+        "logic-cmod",
+        "and.o.f0.0(8) g2<1>UD g3<8,8,1>UD g4<8,8,1>UD",
+        "and.nz.f0.0(8) g2<1>UD g3<8,8,1>UD g4<8,8,1>UD",
+    ),
+    (
+        "byte-src1",
+        "add(8) g2<1>W g3<8,8,1>W g4<8,8,1>B",
+        "add(8) g2<1>W g4<8,8,1>B g3<8,8,1>W",
+    ),
+    (
+        "cmod-not-allowed",
+        "bfrev.z.f0.0(8) g2<1>UD g3<8,8,1>UD",
+        "lzd.z.f0.0(8) g2<1>UD g3<8,8,1>UD",
+    ),
+    (
+        "sat-not-allowed",
+        "and.sat(8) g2<1>UD g3<8,8,1>UD g4<8,8,1>UD",
+        "add.sat(8) g2<1>UD g3<8,8,1>UD g4<8,8,1>UD",
+    ),
+    ("pred-not-allowed", "(+f0.0) nop", "nop"),
+    (
+        "cmp-needs-cmod",
+        "cmp(8) null<1>D g3<8,8,1>D g4<8,8,1>D",
+        "cmp.z.f0.0(8) null<1>D g3<8,8,1>D g4<8,8,1>D",
+    ),
+    (
+        "cmp-dst-type",
+        "cmp.l.f0.0(8) g2<1>D g3<8,8,1>F g4<8,8,1>F",
+        "cmp.l.f0.0(8) g2<1>F g3<8,8,1>F g4<8,8,1>F",
+    ),
+    (
+        "sel-pred-cmod",
+        "sel(8) g2<1>D g3<8,8,1>D g4<8,8,1>D",
+        "sel.l(8) g2<1>D g3<8,8,1>D g4<8,8,1>D",
+    ),
+    (
+        "sel-cmod",
+        "sel.z(8) g2<1>D g3<8,8,1>D g4<8,8,1>D",
+        "sel.ge(8) g2<1>D g3<8,8,1>D g4<8,8,1>D",
+    ),
+    (
+        "csel-cmod",
+        "csel(8) g2<1>F g3<8,8,1>F g4<8,8,1>F g5<8,8,1>F",
+        "csel.nz(8) g2<1>F g3<8,8,1>F g4<8,8,1>F g5<8,8,1>F",
+    ),
+    (
+        "csel-predicated",
+        "(+f0.0) csel.nz(8) g2<1>F g3<8,8,1>F g4<8,8,1>F g5<8,8,1>F",
+        "csel.le(8) g2<1>F g3<8,8,1>F g4<8,8,1>F g5<8,8,1>F",
+    ),
+    (
+        "csel-types",
+        "csel.nz(8) g2<1>F g3<8,8,1>F g4<8,8,1>D g5<8,8,1>F",
+        "csel.nz(8) g2<1>D g3<8,8,1>D g4<8,8,1>UD g5<8,8,1>D",
+    ),
+    (
+        "int-float-mix",
+        "add(8) g2<1>F g3<8,8,1>F g4<8,8,1>D",
+        "add(8) g2<1>F g3<8,8,1>F g4<8,8,1>F",
+    ),
+    (
+        "type-not-supported",
+        "frc(8) g2<1>D g3<8,8,1>D",
+        "frc(8) g2<1>F g3<8,8,1>F",
+    ),
+    (
+        "bitfield-types",
+        "bfi2(8) g2<1>UD g3<8,8,1>UD g4<8,8,1>D g5<8,8,1>UD",
+        "bfi2(8) g2<1>UD g3<8,8,1>UD g4<8,8,1>UD g5<8,8,1>UD",
+    ),
+    (
+        "math-int-div",
+        "math intdiv(8) g2<1>D -g3<8,8,1>D g4<8,8,1>D",
+        "math intmod(8) g2<1>D g3<8,8,1>D g4<8,8,1>D",
+    ),
+    (
+        "mul-dword-dword",
+        "mul(8) g2<1>D g3<8,8,1>D g4<8,8,1>D",
+        "mul(8) g2<1>D g3<8,8,1>D g4<16,8,2>W",
+    ),
+    (
+        "mul-dword-src1",
+        "mul(8) g2<1>D g4<16,8,2>W g3<8,8,1>D",
+        "mul(8) g2<1>D g3<8,8,1>UD g4<16,8,2>UW",
+    ),
+    (
+        "mul-dword-cmod-sat",
+        "mul.sat(8) g2<1>D g3<8,8,1>D g4<16,8,2>W",
+        "mul.sat(8) g2<1>D g3<16,8,2>W g4<16,8,2>W",
+    ),
+    (
+        "mul-qword",
+        "mul(4) g2<1>Q g3<4,4,1>Q g4<4,4,1>Q",
+        "mul(4) g2<1>DF g3<4,4,1>DF g4<4,4,1>DF",
+    ),
+    (
+        "region-encoding",
+        "mov(8) g2<1>UD g3<8,3,1>UD",
+        "mov(8) g2<1>UD g3<8,8,1>UD",
+    ),
+    (
+        "region-width-gt-exec",
+        "mov(4) g2<1>UD g3<8,8,1>UD",
+        "mov(4) g2<1>UD g3<4,4,1>UD",
+    ),
+    (
+        "region-vstride",
+        "mov(8) g2<1>UD g3<4,8,1>UD",
+        "mov(8) g2<1>UD g3<8,8,1>UD",
+    ),
+    (
+        "region-width1-hstride",
+        "mov(8) g2<1>UD g3<1,1,1>UD",
+        "mov(8) g2<1>UD g3<1,1,0>UD",
+    ),
+    (
+        "region-scalar",
+        "mov(1) g2<1>UD g3<1,1,0>UD",
+        "mov(1) g2<1>UD g3<0,1,0>UD",
+    ),
+    (
+        "region-zero-strides-width",
+        "mov(8) g2<1>UD g3<0,4,0>UD",
+        "mov(8) g2<1>UD g3<0,1,0>UD",
+    ),
+    (
+        "region-row-crosses-grf",
+        "mov(8) g2<1>UD g3.4<8,8,1>UD",
+        "mov(8) g2<1>UD g3.4<4,4,1>UD",
+    ),
+    (
+        "operand-span",
+        "mov(16) g2<1>UD g3.4<4,4,1>UD",
+        "mov(16) g2<1>UD g4<8,8,1>UD",
+    ),
+    (
+        "narrow-dst-stride",
+        "add(8) g2<1>W g3<8,8,1>D g4<8,8,1>D",
+        "add(8) g2<2>W g3<8,8,1>D g4<8,8,1>D",
+    ),
+    (
+        "narrow-dst-align",
+        "add(8) g2.1<2>W g3<8,8,1>D g4<8,8,1>D",
+        "add(8) g2.2<2>W g3<8,8,1>D g4<8,8,1>D",
+    ),
+    (
+        "packed-byte-dst",
+        "add(8) g2<1>UB g3<8,8,1>UW g4<8,8,1>UW",
+        "mov(8) g2<1>UB g3<8,8,1>UB",
+    ),
+    (
+        "conversion-byte-64bit",
+        "mov(4) g2<1>Q g3<4,4,1>B",
+        "mov(4) g2<1>Q g3<4,4,1>D",
+    ),
+    (
+        "conversion-hf-64bit",
+        "mov(4) g2<1>DF g3<4,4,1>HF",
+        "mov(4) g2<1>DF g3<4,4,1>F",
+    ),
+    (
+        "conversion-int-hf",
+        "mov(8) g2<1>HF g3<8,8,1>W",
+        "mov(8) g2<2>HF g3<8,8,1>W",
+    ),
+    (
+        "conversion-f-hf",
+        "mov(8) g2<4>HF g3<8,8,1>F",
+        "mov(8) g2<2>HF g3<8,8,1>F",
+    ),
+    (
+        "mixed-float",
+        "add(16) g2<1>F g4<8,8,1>F g6<16,16,1>HF",
+        "add(8) g2<1>F g4<8,8,1>F g6<8,8,1>HF",
+    ),
+    ("send-msg", "send(8) null g0 end", "send(8) g2 g4 ld.b32"),
+    (
+        "eot",
+        "send(8) null g4 g6 st.b32 { align1 1Q EOT };",
+        "send(8) null g4 g6 st.b32",
+    ),
+    (
+        "cf-nomask",
+        "(+f0.0) if(8) JIP: @1 UIP: @1 { align1 WE_all 1Q };\nendif(8) JIP: @2",
+        "(+f0.0) if(8) JIP: @1 UIP: @1\nendif(8) JIP: @2",
+    ),
+    (
+        "cf-nesting",
+        "else(8) JIP: @1 UIP: @1\nendif(8) JIP: @2",
+        "if(8) JIP: @2 UIP: @2\nelse(8) JIP: @2 UIP: @2\nendif(8) JIP: @3",
+    ),
+    (
+        "cf-while-jip",
+        "nop\n(+f0.0) while(8) JIP: @3",
+        "nop\n(+f0.0) while(8) JIP: @0",
+    ),
+    (
+        "cf-break-outside-loop",
+        "(+f0.0) break(8) JIP: @1 UIP: @1",
+        "(+f0.0) break(8) JIP: @1 UIP: @1\nwhile(8) JIP: @0",
+    ),
+    (
+        "cf-jip",
+        "(+f0.0) if(8) JIP: @0 UIP: @1\nendif(8) JIP: @2",
+        "(+f0.0) if(8) JIP: @1 UIP: @1\nendif(8) JIP: @2",
+    ),
+    (
+        "cf-uip",
+        "(+f0.0) break(8) JIP: @1 UIP: @0\nwhile(8) JIP: @0",
+        "(+f0.0) break(8) JIP: @1 UIP: @1\nwhile(8) JIP: @0",
+    ),
+    (
+        "halt-target",
+        "(+f0.0) halt(8) JIP: @0 UIP: @0\nnop",
+        "(+f0.0) halt(8) JIP: @1 UIP: @1\nnop",
+    ),
+];
+
+#[test]
+fn every_rule_breaks_and_holds() {
+    for (rule, bad, good) in CASES {
+        let got = rules_of(check_text(bad));
+        assert!(got.contains(rule), "rule {rule}: `{bad}` gave {got:?}");
+        assert_eq!(
+            check_text(good),
+            Ok(()),
+            "rule {rule}: `{good}` must be valid"
+        );
+    }
+}
+
+#[test]
+fn every_listed_rule_is_tested() {
+    let mut tested: Vec<&str> = CASES.iter().map(|c| c.0).collect();
+    tested.extend(["operand-count", "imm-modifier"]);
+    for r in RULES {
+        assert!(tested.contains(r), "rule {r} has no test");
+    }
+}
+
+fn with_end(i: Instruction) -> Program {
+    let text = format!("nop\n{END}");
+    let mut p = parse_program(&text).unwrap();
+    p.insts[0] = i;
+    p
+}
+
+#[test]
+fn programmatic_rules() {
+    let cfg = MachineConfig::GFX11;
+    let d = Dst::grf(2, 0, RegType::D, 1);
+    let s = Src::grf(3, 0, RegType::D, Region::new(8, 8, 1));
+    // operand-count: ADD with one source.
+    let bad = Instruction::alu(Opcode::Add, 8, d, &[s]);
+    assert_eq!(
+        rules_of(validate(&with_end(bad), &cfg)),
+        vec!["operand-count"]
+    );
+    let good = Instruction::alu(Opcode::Add, 8, d, &[s, s]);
+    assert_eq!(validate(&with_end(good), &cfg), Ok(()));
+    // imm-modifier: a negated immediate.
+    let bad = Instruction::alu(Opcode::Add, 8, d, &[s, Src::imm(1, RegType::D).negated()]);
+    assert_eq!(
+        rules_of(validate(&with_end(bad), &cfg)),
+        vec!["imm-modifier"]
+    );
+    let good = Instruction::alu(Opcode::Add, 8, d, &[s, Src::imm(0xffff_ffff, RegType::D)]);
+    assert_eq!(validate(&with_end(good), &cfg), Ok(()));
+}
+
+#[test]
+fn violation_reports_index_and_text() {
+    let e = check_text("nop\nadd(8) g2<1>D 1D g3<8,8,1>D").unwrap_err();
+    assert_eq!(e.len(), 1);
+    assert_eq!(e[0].rule, "imm-position");
+    assert_eq!(e[0].index, 1);
+    assert_eq!(e[0].text, "add(8) g2<1>D 1D g3<8,8,1>D");
+}
+
+#[test]
+fn bigger_grf_file_moves_bounds() {
+    let p = parse_program(&format!("mov(8) g200<1>UD g3<8,8,1>UD\n{END}")).unwrap();
+    assert!(validate(&p, &MachineConfig::GFX11).is_err());
+    let big = MachineConfig {
+        grf_bytes: 32,
+        grf_count: 4096,
+    };
+    assert_eq!(validate(&p, &big), Ok(()));
+    // 64-byte GRFs: a SIMD16 UD operand fits one register, row crossing moves.
+    let p = parse_program(&format!("mov(16) g2<1>UD g3.4<16,16,1>UD\n{END}")).unwrap();
+    let wide = MachineConfig {
+        grf_bytes: 64,
+        grf_count: 128,
+    };
+    let r = rules_of(validate(&p, &wide));
+    assert_eq!(r, vec!["region-row-crosses-grf"]);
+}

@@ -1,0 +1,178 @@
+//! End-to-end tests of the `farm` binary: outputs, exit codes, and clear
+//! errors (file:line:col or the option's name) for bad input.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn farm(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_farm"))
+        .args(args)
+        .current_dir(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(".."))
+        .output()
+        .expect("farm runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn tmp(name: &str, text: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("farm-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p.display().to_string()
+}
+
+#[test]
+fn interp_prints_the_per_lane_table() {
+    // uniform_branch's expected file gives the same values.
+    let o = farm(&["interp", "corpus/shift16.sir", "--simd", "8"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.starts_with("lane\t"), "{text}");
+    let case = ir::parse_case(&std::fs::read_to_string("../corpus/shift16.sir").unwrap()).unwrap();
+    assert_eq!(
+        text.lines().count(),
+        1 + case.dispatch.unwrap().invocations as usize
+    );
+}
+
+#[test]
+fn interp_json_and_inputs_file() {
+    let sir = tmp(
+        "add.sir",
+        "shader: add\ndecl_input 0 i32\ndecl_uniform 0 i32\ndecl_output 0 i32\nimpl main {\n\tblock b0:\n\t32 %0 = @load_input () (slot=0)\n\t32 %1 = @load_uniform () (slot=0)\n\t32 %2 = iadd %0, %1\n\t@store_output (%2) (slot=0)\n}\n",
+    );
+    let inputs = tmp(
+        "add.json",
+        r#"{"inputs": [[1, -2, "0x7fffffff"]], "uniforms": [10]}"#,
+    );
+    let o = farm(&["interp", &sir, "--inputs", &inputs, "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let vals: Vec<&str> = v["lanes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["outputs"][0]["value"].as_str().unwrap())
+        .collect();
+    // 1+10, -2+10, 0x7fffffff+10 wraps to -2147483639.
+    assert_eq!(vals, ["11", "8", "-2147483639"]);
+    let o = farm(&["interp", &sir, "--inputs", &inputs, "--lanes", "2"]);
+    assert_eq!(stdout(&o).lines().count(), 3);
+}
+
+#[test]
+fn bad_input_gets_file_line_col_and_exit_2() {
+    let sir = tmp(
+        "bad.sir",
+        "shader: x\nimpl main {\n\tblock b0:\n\t32 %0 = frob\n}\n",
+    );
+    let o = farm(&["interp", &sir]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o).trim(),
+        format!("error: {sir}:4:10: expected an op name, found `frob`")
+    );
+    let json = tmp("bad.json", "{\"inputs\": [[1,]]}");
+    let good = tmp(
+        "ok.sir",
+        "shader: x\ndecl_input 0 i32\nimpl main {\n\tblock b0:\n}\n",
+    );
+    let o = farm(&["interp", &good, "--inputs", &json]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o).trim(),
+        format!("error: {json}:1:16: trailing comma")
+    );
+    let o = farm(&["interp", &good, "--simd", "12"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("'--simd <SIMD>': SIMD width must be 8, 16 or 32, not `12`"),
+        "{}",
+        stderr(&o)
+    );
+    let o = farm(&["interp", "/nonexistent/x.sir"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).starts_with("error: cannot read /nonexistent/x.sir"));
+}
+
+#[test]
+fn invalid_case_exits_1() {
+    let sir = tmp(
+        "div.sir",
+        "shader: d\ndecl_output 0 i32\nimpl main {\n\tblock b0:\n\t32 %0 = load_const (0x00000000)\n\t32 %1 = idiv %0, %0\n\t@store_output (%1) (slot=0)\n}\n",
+    );
+    let o = farm(&["interp", &sir, "--lanes", "3"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stdout(&o).trim(),
+        "invalid case: `idiv` in invocation 0: division by zero"
+    );
+}
+
+#[test]
+fn gen_is_deterministic_and_parses() {
+    let a = farm(&["gen", "--seed", "17"]);
+    let b = farm(&["gen", "--seed", "17"]);
+    assert_eq!(a.status.code(), Some(0));
+    assert_eq!(stdout(&a), stdout(&b));
+    let case = ir::parse_case(&stdout(&a)).unwrap();
+    assert_eq!(ir::print_case(&case), stdout(&a));
+    let cfg = tmp("gen.json", r#"{"max_instr": 3}"#);
+    let o = farm(&["gen", "--config", &cfg]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("unknown field `max_instr`"),
+        "{}",
+        stderr(&o)
+    );
+    let o = farm(&["gen", "--stats", "--count", "50"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        stdout(&o)
+            .starts_with("cases: 50 (seeds 0..50)\nInvalidCase: 0 (0.000%)\nTimeout: 0 (0.000%)\n"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn asm_runs_and_reports_rules() {
+    // g1 holds the invocation ids; each lane stores id + 100 at address id * 8.
+    let o = farm(&[
+        "asm",
+        "examples/store_ids.asm",
+        "--lanes",
+        "3",
+        "--simd",
+        "8",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let lines: Vec<String> = stdout(&o).lines().take(4).map(|l| l.to_string()).collect();
+    assert_eq!(
+        lines,
+        [
+            "lane  slot0",
+            "0     0x00000064",
+            "1     0x00000065",
+            "2     0x00000066"
+        ]
+    );
+    let bad = tmp(
+        "bad.asm",
+        "mul(8) g11<1>D g1<8,8,1>D g1<8,8,1>D\nsend(8) null g0 end { align1 1Q EOT };\n",
+    );
+    let o = farm(&["asm", &bad, "--lanes", "3", "--simd", "8"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("[mul-dword-dword] instruction 0"),
+        "{}",
+        stderr(&o)
+    );
+}
