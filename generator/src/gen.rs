@@ -85,6 +85,7 @@ pub(crate) struct Gen<'e> {
     pub(crate) fuel: u32,
     pub(crate) depth: u32,
     pub(crate) stats: GenStats,
+    pick_depth: u32,
     pub(crate) outputs: Vec<SlotType>,
 }
 
@@ -110,6 +111,7 @@ impl<'e> Gen<'e> {
             fuel,
             depth: 0,
             stats: GenStats::default(),
+            pick_depth: 0,
             outputs: vec![],
         }
     }
@@ -218,6 +220,19 @@ impl<'e> Gen<'e> {
     /// Picks an operand of `bits` bits, preferring `kind` and recent values;
     /// makes one (a constant, a conversion or a comparison) when none fits.
     pub(crate) fn pick(&mut self, bits: u8, kind: Kind) -> ValueId {
+        // Making an operand may need operands (a comparison for a boolean);
+        // past a small depth only constants are made, so this always ends,
+        // even when exhausted fuzzer bytes answer every chance with yes.
+        if self.pick_depth >= 3 {
+            return self.edge_const(bits, kind);
+        }
+        self.pick_depth += 1;
+        let v = self.pick_inner(bits, kind);
+        self.pick_depth -= 1;
+        v
+    }
+
+    fn pick_inner(&mut self, bits: u8, kind: Kind) -> ValueId {
         let same_size: Vec<Val> = self.visible().filter(|v| v.bits == bits).copied().collect();
         let kind_match =
             |a: Kind, b: Kind| matches!((a, b), (Kind::Bool { .. }, Kind::Bool { .. })) || a == b;
