@@ -22,6 +22,10 @@ struct Cli {
 enum Command {
     /// Run a .sir case in the reference interpreter and print per-lane outputs.
     Interp(cmd::interp::Args),
+    /// Compile a .sir case and print the EU assembly and its statistics.
+    Compile(cmd::compile::Args),
+    /// Compile, simulate and compare with the oracle; print the verdict and a per-lane diff.
+    Run(cmd::run::Args),
     /// Run an EU assembly file in the simulator and print per-lane outputs.
     Asm(cmd::asm::Args),
     /// Generate a random case (.sir with its dispatch), or statistics over many.
@@ -44,6 +48,8 @@ fn main() -> ExitCode {
         Command::Interp(a) => cmd::interp::run(a),
         Command::Gen(a) => cmd::gen::run(a),
         Command::Asm(a) => cmd::asm::run(a),
+        Command::Compile(a) => cmd::compile::run(a),
+        Command::Run(a) => cmd::run::run(a),
     };
     match result {
         Ok(code) => code,

@@ -132,6 +132,14 @@ pub enum ValidationError {
         /// What the phi names.
         found: Vec<BlockId>,
     },
+    /// A phi in a block that no edge enters (the entry block, or an unreachable one).
+    #[error("phi {phi} is in {block}, which has no predecessors")]
+    PhiWithoutPreds {
+        /// The phi's value.
+        phi: ValueId,
+        /// Its block.
+        block: BlockId,
+    },
     /// A phi source of another size than the phi.
     #[error("phi {phi} is {bits}-bit but its source {src} is {found}-bit")]
     PhiSize {
@@ -419,6 +427,13 @@ impl Validator<'_> {
             .collect();
         expected.sort();
         for phi in &b.phis {
+            if expected.is_empty() {
+                self.errs.push(ValidationError::PhiWithoutPreds {
+                    phi: phi.dest.id,
+                    block: b.id,
+                });
+                continue;
+            }
             let mut found: Vec<BlockId> = phi.srcs.iter().map(|(b, _)| *b).collect();
             found.sort();
             if found != expected {

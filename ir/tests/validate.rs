@@ -285,11 +285,20 @@ fn phi_preds() {
     }
     assert_eq!(
         validate(&p),
-        Err(E::PhiPreds {
+        Err(E::PhiWithoutPreds {
             phi: ValueId(1),
-            block: BlockId(0),
-            expected: vec![],
-            found: vec![BlockId(0)]
+            block: BlockId(0)
+        })
+    );
+    // Also with no sources at all.
+    if let CfNode::Block(b) = &mut p.body[0] {
+        b.phis[0].srcs.clear();
+    }
+    assert_eq!(
+        validate(&p),
+        Err(E::PhiWithoutPreds {
+            phi: ValueId(1),
+            block: BlockId(0)
         })
     );
 }
@@ -395,6 +404,7 @@ fn every_rule_has_a_test() {
         "ConstTooWide",
         "NotDominated",
         "PhiPreds",
+        "PhiWithoutPreds",
         "PhiSize",
         "CondNotBool",
         "JumpOutsideLoop",

@@ -1,8 +1,11 @@
 //! The oracle: the reference interpreter of the IR ([`interp`]), which is the
-//! specification every compiled program is judged against, and the
+//! specification every compiled program is judged against; the differential
+//! check of one case under one compile config ([`check`]); and the
 //! expected-outputs files of the corpus ([`expected`]).
 
+pub mod check;
 pub mod expected;
 pub mod interp;
 
+pub use check::{check, Config, LaneDiff, Verdict};
 pub use interp::{run, InterpConfig, InterpError, Outputs};

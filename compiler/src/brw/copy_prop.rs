@@ -1,0 +1,391 @@
+//! Copy and constant propagation (brw `opt_copy_propagation`,
+//! EU-MODEL §5.3).
+//!
+//! A **copy** is a raw `mov dst, src`: same type, no source modifiers, no
+//! `.sat`, no cmod, unpredicated, not NoMask unless the source is an
+//! immediate (a constant is the same in every channel), a GRF or immediate
+//! source, a
+//! destination inside one vgrf whose bytes **no other instruction in the
+//! program writes** (so the whole vgrf, or each SIMD16 half of a split SIMD32
+//! value, is written exactly once), and a source that does not overlap the
+//! destination. Its source is propagated
+//!
+//! * into every later reader in the same block until an instruction
+//!   overwrites a byte the copy read (any write, NoMask or not: nothing else
+//!   runs between two instructions of one block);
+//! * into readers **anywhere** when the source is *pinned*: an immediate, a
+//!   register nobody writes (payload), or bytes whose every writer is a
+//!   masked instruction earlier in the copy's block with the copy's exec
+//!   size and group writing exactly the elements the copy reads, channel for
+//!   channel. The source then only changes together with the copy, so every
+//!   channel's copy of the value equals its source. A NoMask writer (which
+//!   would update channels the copy skips, d4015bcb388) or any writer
+//!   elsewhere makes the source unpinned. Readers between the source's first writer in the copy's
+//!   block and the copy are left alone (they would see the new source but
+//!   the previous copy).
+//!
+//! A reader's source is rewritten when it reads only elements the copy
+//! wrote, with a type of the copy's size (the copy is raw, so the bits are
+//! the same). The new region is composed element by element: reader channel
+//! c reads copy element i(c), which came from source element i(c); a region
+//! producing exactly those byte offsets is searched for, and the rewritten
+//! instruction must pass the validator (regions, operand span, MUL DWord
+//! rules, ...) or the next candidate region is tried, else nothing changes.
+//! Channels the copy did not write hold undefined data (the bytes are
+//! written only once), so reading the source there instead is a refinement.
+//!
+//! **Immediates** go only where legal: not into a source with modifiers, not
+//! into MATH or SEND; 64-bit immediates only into MOV; src0 of a 2-source
+//! instruction only by commuting a commutative operation (ADD, MUL, AND,
+//! OR, XOR, AVG, min/max SEL) or inverting a predicated SEL's normal
+//! predicate, so the immediate lands in src1; the validator
+//! enforces the rest (no B/UB immediates, no 3-source src1, 3-source
+//! immediates 16-bit only, DWord MUL operands in src0). 16-bit immediates
+//! keep their 16-bit value (the encoding replicates it).
+
+use super::cfg::Cfg;
+use super::ops::{
+    access, dst_footprint, dst_offsets, inst_valid, is_commutative, overlaps, regions_for,
+    src_footprint, src_offsets,
+};
+use crate::passes::PassCtx;
+use crate::vir::{VProgram, GRF_BYTES};
+use eu::{DstKind, Instruction, MachineConfig, Opcode, Src, SrcKind};
+
+/// Whether `m` is a propagatable copy (given the bytes written more than once).
+fn is_copy(m: &Instruction, p: &VProgram, multi: &[u32]) -> bool {
+    if m.op != Opcode::Mov || m.pred.is_some() || m.sat || m.cmod.is_some() {
+        return false;
+    }
+    let s = &m.srcs[0];
+    // A NoMask copy is only taken for an immediate (the typical scalar
+    // constant `mov(1) gN 5W { WE_all }`): its value does not depend on
+    // channels at all.
+    if m.we_all && !s.is_imm() {
+        return false;
+    }
+    if s.neg
+        || s.abs
+        || s.ty != m.dst.ty
+        || !matches!(s.kind, SrcKind::Grf { .. } | SrcKind::Imm(_))
+    {
+        return false;
+    }
+    let DstKind::Grf { nr, .. } = m.dst.kind else {
+        return false;
+    };
+    let Some(v) = p.vgrf_of(nr) else { return false };
+    let fp = dst_footprint(&m.dst, m.exec_size);
+    fp.iter()
+        .all(|&(r, mask)| p.vgrf_of(r) == Some(v) && multi[r as usize] & mask == 0)
+        && !overlaps(&fp, &src_footprint(s, m.exec_size))
+}
+
+/// Tries to replace `reader.srcs[k]` by the copy's source.
+fn propagate(reader: &mut Instruction, k: usize, m: &Instruction, machine: &MachineConfig) -> bool {
+    let s = reader.srcs[k];
+    let size = m.dst.ty.size();
+    if !matches!(s.kind, SrcKind::Grf { .. }) || s.ty.size() != size {
+        return false;
+    }
+    let (Some(offs), Some(dst)) = (
+        src_offsets(&s, reader.exec_size),
+        dst_offsets(&m.dst, m.exec_size),
+    ) else {
+        return false;
+    };
+    let step = m.dst.stride as u32 * size;
+    let mut elems = Vec::with_capacity(offs.len());
+    for o in offs {
+        let rel = o.wrapping_sub(dst[0]);
+        if o < dst[0] || rel % step != 0 || rel / step >= m.exec_size as u32 {
+            return false;
+        }
+        elems.push(rel / step);
+    }
+    let ms = m.srcs[0];
+    let saved = reader.clone();
+    match ms.kind {
+        SrcKind::Imm(bits) => {
+            let nsrc = reader.op.num_srcs();
+            if s.neg
+                || s.abs
+                || reader.op == Opcode::Math
+                || (s.ty.is_64bit() && reader.op != Opcode::Mov)
+            {
+                return false;
+            }
+            let mut slot = k;
+            if nsrc == 2 && k == 0 {
+                let sel_swap = reader.op == Opcode::Sel
+                    && matches!(
+                        reader.pred,
+                        Some(eu::Predicate {
+                            mode: eu::PredMode::Normal,
+                            ..
+                        })
+                    );
+                if !(is_commutative(reader) || sel_swap) || reader.srcs[1].is_imm() {
+                    return false;
+                }
+                if sel_swap {
+                    // pred ? a : b == !pred ? b : a
+                    if let Some(pr) = reader.pred.as_mut() {
+                        pr.inverse = !pr.inverse;
+                    }
+                }
+                reader.srcs.swap(0, 1);
+                slot = 1;
+            }
+            reader.srcs[slot] = Src::imm(bits, s.ty);
+            if inst_valid(reader, machine) {
+                return true;
+            }
+            *reader = saved;
+            false
+        }
+        SrcKind::Grf { .. } => {
+            let Some(src_offs) = src_offsets(&ms, m.exec_size) else {
+                return false;
+            };
+            let want: Vec<u32> = elems.iter().map(|&i| src_offs[i as usize]).collect();
+            for (nr, sub, region) in regions_for(&want, size) {
+                reader.srcs[k] = Src {
+                    kind: SrcKind::Grf { nr, sub },
+                    ty: s.ty,
+                    region,
+                    neg: s.neg,
+                    abs: s.abs,
+                };
+                if inst_valid(reader, machine) {
+                    return true;
+                }
+            }
+            *reader = saved;
+            false
+        }
+        _ => false,
+    }
+}
+
+/// The elements an instruction writes, one per channel: byte offsets and
+/// element size (ALU destinations and SEND load payloads).
+fn written_elems(i: &Instruction) -> Option<(Vec<u32>, u32)> {
+    if let Some(eu::Message::Load { size, dst, .. }) = i.msg {
+        let pb = size.payload_bytes();
+        return Some((
+            (0..i.exec_size as u32)
+                .map(|c| dst * GRF_BYTES + c * pb)
+                .collect(),
+            pb,
+        ));
+    }
+    i.op.has_dst()
+        .then(|| dst_offsets(&i.dst, i.exec_size).map(|o| (o, i.dst.ty.size())))
+        .flatten()
+}
+
+/// Whether the copy at `m` (block `[start, ..)`) may be propagated into
+/// readers anywhere in the program: every other write of its source bytes
+/// is a masked (not NoMask) instruction earlier in the same block with the
+/// copy's exec size and group, writing channel c's element exactly where
+/// the copy reads channel c's (or the source is an immediate or never
+/// written). Then the source changes only together with the copy, channel
+/// by channel, so wherever the destination holds the copy's value the
+/// source still holds the same bits.
+fn source_pinned(p: &VProgram, writes: &[Vec<(u32, u32)>], start: usize, m: usize) -> bool {
+    let mv = &p.insts[m];
+    let s = &mv.srcs[0];
+    let src_fp = src_footprint(s, mv.exec_size);
+    let want = src_offsets(s, mv.exec_size).map(|o| (o, s.ty.size()));
+    writes.iter().enumerate().all(|(w, fp)| {
+        if w == m || !overlaps(fp, &src_fp) {
+            return true;
+        }
+        let wi = &p.insts[w];
+        (start..m).contains(&w)
+            && !wi.we_all
+            && wi.exec_size == mv.exec_size
+            && wi.group == mv.group
+            && written_elems(wi) == want
+    })
+}
+
+/// Runs the pass; returns whether it changed the program.
+pub fn run(p: &mut VProgram, _ctx: &PassCtx) -> bool {
+    let Ok(cfg) = Cfg::build(&p.insts) else {
+        return false;
+    };
+    let machine = p.machine();
+    let nregs = p.reg_end() as usize;
+    let writes: Vec<Vec<(u32, u32)>> = p.insts.iter().map(|i| access(i).writes).collect();
+    let mut any = vec![0u32; nregs];
+    let mut multi = vec![0u32; nregs];
+    for fp in &writes {
+        for &(r, m) in fp {
+            let Some(slot) = any.get_mut(r as usize) else {
+                return false;
+            };
+            multi[r as usize] |= *slot & m;
+            *slot |= m;
+        }
+    }
+    let n = p.insts.len();
+    let mut changed = false;
+    for blk in &cfg.blocks {
+        for m in blk.start..blk.end {
+            let mv = p.insts[m].clone();
+            if !is_copy(&mv, p, &multi) {
+                continue;
+            }
+            let src_fp = src_footprint(&mv.srcs[0], mv.exec_size);
+            let dst_fp = dst_footprint(&mv.dst, mv.exec_size);
+            let global = source_pinned(p, &writes, blk.start, m);
+            let readers: Vec<usize> = if global {
+                // Readers between the source's first writer in this block
+                // and the copy would see the new source but the old copy.
+                let first_w = (blk.start..m)
+                    .find(|&w| overlaps(&writes[w], &src_fp))
+                    .unwrap_or(m);
+                (0..n).filter(|k| !(first_w..=m).contains(k)).collect()
+            } else {
+                let stop = (m + 1..blk.end)
+                    .find(|&k| overlaps(&writes[k], &src_fp))
+                    .map_or(blk.end, |k| k + 1);
+                (m + 1..stop).collect()
+            };
+            for k in readers {
+                let reader = &mut p.insts[k];
+                if !reader.op.has_dst() || reader.op == Opcode::Send {
+                    continue;
+                }
+                for s in 0..reader.srcs.len() {
+                    if overlaps(&src_footprint(&reader.srcs[s], reader.exec_size), &dst_fp)
+                        && propagate(reader, s, &mv, &machine)
+                    {
+                        changed = true;
+                    }
+                }
+            }
+        }
+    }
+    changed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::brw::testutil::{canon, check_preserves, vprog};
+
+    const HEAD: &str = "shl(8) g2<1>UD g1<8,8,1>UD 0x00000003UD\nsend(8) g3 g2 ld.b32\n";
+    const VG: &[(u32, u32)] = &[(2, 1), (3, 1), (4, 1), (5, 1), (6, 1), (7, 1)];
+    const STORE: &str = "send(8) null g2 g6 st.b32 { align1 1Q EOT };";
+
+    fn golden(body: &str, want: &str) {
+        let text = format!("{HEAD}{body}{STORE}");
+        let p = vprog(8, &text, VG);
+        let q = check_preserves(&p, run, 13, &|k| (k as u64 * 0x1234_5679) & 0xffff_ffff);
+        assert_eq!(q.text(), canon(&format!("{HEAD}{want}{STORE}")));
+    }
+
+    #[test]
+    fn grf_copies_propagate() {
+        golden(
+            "mov(8) g4<1>D g3<8,8,1>D\nadd(8) g6<1>D g4<8,8,1>D g4.2<0,1,0>D\n",
+            "mov(8) g4<1>D g3<8,8,1>D\nadd(8) g6<1>D g3<8,8,1>D g3.2<0,1,0>D\n",
+        );
+        // Through a stride-2 word copy, read as UW: <16;8,2>.
+        golden(
+            "mov(8) g4<2>W g3<16,8,2>W\nmov(8) g6<1>D g4<16,8,2>UW\n",
+            "mov(8) g4<2>W g3<16,8,2>W\nmov(8) g6<1>D g3<16,8,2>UW\n",
+        );
+        // A scalar source stays scalar.
+        golden(
+            "mov(8) g4<1>D g3.5<0,1,0>D\nadd(8) g6<1>D g4<8,8,1>D g3<8,8,1>D\n",
+            "mov(8) g4<1>D g3.5<0,1,0>D\nadd(8) g6<1>D g3.5<0,1,0>D g3<8,8,1>D\n",
+        );
+    }
+
+    #[test]
+    fn immediates_go_where_legal() {
+        // src1 directly; src0 of a commutative op by swapping.
+        golden(
+            "mov(8) g4<1>D 7D\nadd(8) g5<1>D g3<8,8,1>D g4<8,8,1>D\nadd(8) g6<1>D g4<8,8,1>D g5<8,8,1>D\n",
+            "mov(8) g4<1>D 7D\nadd(8) g5<1>D g3<8,8,1>D 7D\nadd(8) g6<1>D g5<8,8,1>D 7D\n",
+        );
+        // A predicated SEL swaps its sources and inverts the predicate.
+        golden(
+            "mov(8) g4<1>D 7D\ncmp.l.f0.0(8) null<1>D g3<8,8,1>D 5D\n(+f0.0) sel(8) g6<1>D g4<8,8,1>D g3<8,8,1>D\n",
+            "mov(8) g4<1>D 7D\ncmp.l.f0.0(8) null<1>D g3<8,8,1>D 5D\n(-f0.0) sel(8) g6<1>D g3<8,8,1>D 7D\n",
+        );
+        // Not into src0 of a non-commutative op, not under a modifier,
+        // not a DWord into src1 of a DWord x word MUL (by commuting).
+        let b = "mov(8) g4<1>D 7D\nshl(8) g5<1>D g4<8,8,1>D g3<8,8,1>D\nadd(8) g5<1>D g5<8,8,1>D -g4<8,8,1>D\nadd(8) g7<2>W g3<16,8,2>W 1W\nmul(8) g6<1>D g4<8,8,1>D g7<16,8,2>W\n";
+        golden(b, b);
+    }
+
+    #[test]
+    fn nomask_scalar_constants_propagate() {
+        golden(
+            "mov(1) g4<1>UW 0x0005UW { align1 WE_all 1N };\nmov(8) g5<2>W g3<16,8,2>W\ncmp.l.f0.0(8) g6<2>W g5<16,8,2>W g4<0,1,0>W\n",
+            "mov(1) g4<1>UW 0x0005UW { align1 WE_all 1N };\nmov(8) g5<2>W g3<16,8,2>W\ncmp.l.f0.0(8) g6<2>W g3<16,8,2>W 5W\n",
+        );
+    }
+
+    #[test]
+    fn qword_immediates_only_into_mov() {
+        let vg = [(2, 1), (3, 1), (4, 2), (6, 2), (8, 2)];
+        let text = format!("{HEAD}mov(8) g4<1>UQ 0x0000000500000003UQ\nadd(8) g6<1>UQ g4<4,4,1>UQ g4<4,4,1>UQ\nmov(8) g8<1>UQ g4<4,4,1>UQ\n{STORE}");
+        let p = vprog(8, &text, &vg);
+        let q = check_preserves(&p, run, 8, &|k| k as u64);
+        assert_eq!(
+            q.text(),
+            canon(&format!("{HEAD}mov(8) g4<1>UQ 0x0000000500000003UQ\nadd(8) g6<1>UQ g4<4,4,1>UQ g4<4,4,1>UQ\nmov(8) g8<1>UQ 0x0000000500000003UQ\n{STORE}"))
+        );
+    }
+
+    #[test]
+    fn refusals() {
+        // The source is overwritten between copy and reader (NoMask or not).
+        let b = "mov(8) g4<1>D g3<8,8,1>D\nmov(8) g3<1>D 1D { align1 WE_all 1Q };\nadd(8) g6<1>D g4<8,8,1>D 1D\n";
+        golden(b, b);
+        // The copy's destination is written twice (a phi-like vgrf).
+        let b = "mov(8) g4<1>D g3<8,8,1>D\nadd(8) g6<1>D g4<8,8,1>D 1D\nmov(8) g4<1>D 2D\n";
+        golden(b, b);
+        // NoMask GRF, predicated, saturated, type-changing copies are not
+        // copies.
+        for b in [
+            "mov(8) g4<1>D g3<8,8,1>D { align1 WE_all 1Q };\nadd(8) g6<1>D g4<8,8,1>D 1D\n",
+            "mov.nz.f0.0(8) null<1>D g3<8,8,1>D\n(+f0.0) mov(8) g4<1>D g3<8,8,1>D\nadd(8) g6<1>D g4<8,8,1>D 1D\n",
+            "mov.sat(8) g4<1>F g3<8,8,1>F\nadd(8) g6<1>F g4<8,8,1>F g4<8,8,1>F\n",
+            "mov(8) g4<1>F g3<8,8,1>D\nadd(8) g6<1>F g4<8,8,1>F g4<8,8,1>F\n",
+        ] {
+            golden(b, b);
+        }
+        // A source with a NoMask writer, or written in another block too,
+        // is not pinned: readers in other blocks are not touched.
+        for b in [
+            "add(8) g5<1>D g3<8,8,1>D 1D { align1 WE_all 1Q };\nmov(8) g4<1>D g5<8,8,1>D\nmov(8) g6<1>D 0D\ncmp.l.f0.0(8) null<1>D g3<8,8,1>D 5D\n(+f0.0) if(8) JIP: L0 UIP: L0\nadd(8) g6<1>D g4<8,8,1>D 1D\nL0:\nendif(8) JIP: L1\nL1:\n",
+            "add(8) g5<1>D g3<8,8,1>D 1D\nmov(8) g4<1>D g5<8,8,1>D\nmov(8) g6<1>D 0D\ncmp.l.f0.0(8) null<1>D g3<8,8,1>D 5D\n(+f0.0) if(8) JIP: L0 UIP: L0\nadd(8) g5<1>D g3<8,8,1>D 2D\nadd(8) g6<1>D g4<8,8,1>D 1D\nL0:\nendif(8) JIP: L1\nL1:\n",
+        ] {
+            golden(b, b);
+        }
+    }
+
+    #[test]
+    fn pinned_sources_propagate_across_blocks() {
+        // g3 is written only by the load just before the copy: the reader in
+        // the IF uses g3 directly.
+        golden(
+            "mov(8) g4<1>D g3<8,8,1>D\nmov(8) g6<1>D 0D\ncmp.l.f0.0(8) null<1>D g3<8,8,1>D 5D\n(+f0.0) if(8) JIP: L0 UIP: L0\nadd(8) g6<1>D g4<8,8,1>D 1D\nL0:\nendif(8) JIP: L1\nL1:\n",
+            "mov(8) g4<1>D g3<8,8,1>D\nmov(8) g6<1>D 0D\ncmp.l.f0.0(8) null<1>D g3<8,8,1>D 5D\n(+f0.0) if(8) JIP: L0 UIP: L0\nadd(8) g6<1>D g3<8,8,1>D 1D\nL0:\nendif(8) JIP: L1\nL1:\n",
+        );
+        // In a loop: t = x + i; c = copy of t (pinned: t's only writer is
+        // just before it); from the second iteration on, c is read before t
+        // is rewritten, so t may be read instead.
+        golden(
+            "mov(8) g6<1>D 0D\nmov(8) g7<1>D 0D\nL0:\ncmp.nz.f0.1(8) null<1>D g7<8,8,1>D 0D\n(+f0.1) add(8) g6<1>D g6<8,8,1>D g4<8,8,1>D\nadd(8) g5<1>D g3<8,8,1>D g7<8,8,1>D\nmov(8) g4<1>D g5<8,8,1>D\nadd(8) g7<1>D g7<8,8,1>D 1D\ncmp.l.f0.0(8) null<1>D g7<8,8,1>D 3D\n(+f0.0) while(8) JIP: L0\n",
+            "mov(8) g6<1>D 0D\nmov(8) g7<1>D 0D\nL0:\ncmp.nz.f0.1(8) null<1>D g7<8,8,1>D 0D\n(+f0.1) add(8) g6<1>D g6<8,8,1>D g5<8,8,1>D\nadd(8) g5<1>D g3<8,8,1>D g7<8,8,1>D\nmov(8) g4<1>D g5<8,8,1>D\nadd(8) g7<1>D g7<8,8,1>D 1D\ncmp.l.f0.0(8) null<1>D g7<8,8,1>D 3D\n(+f0.0) while(8) JIP: L0\n",
+        );
+    }
+}

@@ -1,0 +1,387 @@
+//! Liveness of GRF bytes and flag bytes over the [`Cfg`], plus per-vgrf
+//! def/use lists and a forward "may be defined" analysis.
+//!
+//! # Granularity
+//! GRFs are tracked **per byte** (a 32-bit mask per register, payload
+//! registers included), so the two SIMD16 halves of a split SIMD32 value and
+//! 16-bit values at stride 2 are exact. A vgrf is live where any of its bytes
+//! is. Flags are tracked **per flag byte** (8 channels, EU-MODEL §5.2).
+//!
+//! # The control-flow rule (two views)
+//! A masked write only touches enabled channels: in divergent control flow
+//! the disabled channels keep their old bytes and flag bits. Every set is
+//! therefore split into a *lane* view and a *raw* view:
+//!
+//! * A **lane read** is a masked instruction reading only its own channels'
+//!   elements (a normal predicate, or a source region whose element offsets
+//!   strictly increase with the channel). A **raw read** may see other
+//!   channels' bytes: NoMask readers (including NoMask predicated ones),
+//!   exec size 1, scalar/repeating regions, any/all predicates, flags read as
+//!   data.
+//! * A write is a **lane kill** when it is masked, unpredicated (a
+//!   predicated SEL counts as unpredicated, it writes every enabled channel)
+//!   and covers the bytes — for flags additionally exec size ≥ 8 so that whole
+//!   flag bytes are covered. It is a **full kill** when it is also NoMask.
+//!   Predicated and partial writes kill nothing.
+//! * Lane kills remove bytes from the lane view only; full kills from both.
+//!
+//! Why a lane kill is sound: the CFG contains every per-channel path
+//! (IF → else-part, BREAK → loop exit, HALT → target, ...), so a channel
+//! that later performs a lane read reached it along a path on which it was
+//! enabled at the killing write, and that write set its bits. Channels that
+//! skipped the write (other arm, broke out, halted, not dispatched) are only
+//! observable through raw reads, which only full (NoMask, unpredicated)
+//! kills stop. A byte is *live* when it is live in either view.
+//!
+//! A value used across loop iterations is simply live around the back edge;
+//! register allocation additionally extends live ranges over whole loops
+//! (see `regalloc.rs`).
+
+use super::cfg::Cfg;
+use super::ops::{access, Access, Kill};
+use crate::vir::VProgram;
+
+/// A set of live GRF bytes and flag bytes, in both views.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LiveSet {
+    /// Lane view: byte mask per register.
+    pub lane: Vec<u32>,
+    /// Raw view: byte mask per register.
+    pub raw: Vec<u32>,
+    /// Lane view of the flag bytes.
+    pub flag_lane: u8,
+    /// Raw view of the flag bytes.
+    pub flag_raw: u8,
+}
+
+impl LiveSet {
+    /// The empty set over `nregs` registers.
+    pub fn new(nregs: usize) -> LiveSet {
+        LiveSet {
+            lane: vec![0; nregs],
+            raw: vec![0; nregs],
+            flag_lane: 0,
+            flag_raw: 0,
+        }
+    }
+
+    /// Adds `o`; returns whether anything was added.
+    pub fn union_with(&mut self, o: &LiveSet) -> bool {
+        let mut changed = false;
+        for (a, b) in self
+            .lane
+            .iter_mut()
+            .zip(&o.lane)
+            .chain(self.raw.iter_mut().zip(&o.raw))
+        {
+            if *a | b != *a {
+                *a |= b;
+                changed = true;
+            }
+        }
+        let (fl, fr) = (self.flag_lane | o.flag_lane, self.flag_raw | o.flag_raw);
+        changed |= fl != self.flag_lane || fr != self.flag_raw;
+        self.flag_lane = fl;
+        self.flag_raw = fr;
+        changed
+    }
+
+    /// Turns the set live after an instruction into the set live before it.
+    pub fn step_back(&mut self, a: &Access) {
+        match a.kill {
+            Some(Kill::Lane) => {
+                for &(r, m) in &a.writes {
+                    self.lane[r as usize] &= !m;
+                }
+            }
+            Some(Kill::Full) => {
+                for &(r, m) in &a.writes {
+                    self.lane[r as usize] &= !m;
+                    self.raw[r as usize] &= !m;
+                }
+            }
+            _ => {}
+        }
+        self.flag_lane &= !(a.flag_kill_lane | a.flag_kill_full);
+        self.flag_raw &= !a.flag_kill_full;
+        for rd in &a.reads {
+            if rd.raw {
+                self.raw[rd.reg as usize] |= rd.mask;
+            } else {
+                self.lane[rd.reg as usize] |= rd.mask;
+            }
+        }
+        self.flag_lane |= a.flag_lane_reads;
+        self.flag_raw |= a.flag_raw_reads;
+    }
+
+    /// Whether any byte of the footprint is live (in either view).
+    pub fn any_live(&self, fp: &[(u32, u32)]) -> bool {
+        fp.iter()
+            .any(|&(r, m)| (self.lane[r as usize] | self.raw[r as usize]) & m != 0)
+    }
+
+    /// Whether any byte of registers `[first, first + size)` is live.
+    pub fn regs_live(&self, first: u32, size: u32) -> bool {
+        (first..first + size).any(|r| self.lane[r as usize] | self.raw[r as usize] != 0)
+    }
+
+    /// Live flag bytes (either view).
+    pub fn flags(&self) -> u8 {
+        self.flag_lane | self.flag_raw
+    }
+}
+
+/// Instruction indices writing and reading each vgrf.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DefUse {
+    /// `defs[v]`: instructions writing some byte of vgrf v.
+    pub defs: Vec<Vec<usize>>,
+    /// `uses[v]`: instructions reading some byte of vgrf v.
+    pub uses: Vec<Vec<usize>>,
+}
+
+/// The result of the analysis.
+#[derive(Clone, Debug)]
+pub struct Liveness {
+    /// The CFG it was computed on.
+    pub cfg: Cfg,
+    /// Each instruction's footprint.
+    pub access: Vec<Access>,
+    /// Live at each block's entry.
+    pub live_in: Vec<LiveSet>,
+    /// Live at each block's exit.
+    pub live_out: Vec<LiveSet>,
+    /// Registers possibly written on some path to each block's entry.
+    pub defined_in: Vec<Vec<bool>>,
+    /// Registers possibly written on some path to each block's exit.
+    pub defined_out: Vec<Vec<bool>>,
+    /// Per-vgrf defs and uses.
+    pub du: DefUse,
+}
+
+impl Liveness {
+    /// Computes liveness; None when the control flow is malformed.
+    pub fn compute(p: &VProgram) -> Option<Liveness> {
+        let cfg = Cfg::build(&p.insts).ok()?;
+        let nregs = p.reg_end() as usize;
+        let acc: Vec<Access> = p.insts.iter().map(access).collect();
+        if acc.iter().any(|a| {
+            a.reads.iter().any(|r| r.reg as usize >= nregs)
+                || a.writes.iter().any(|w| w.0 as usize >= nregs)
+        }) {
+            return None;
+        }
+        let nb = cfg.blocks.len();
+        let mut live_in = vec![LiveSet::new(nregs); nb];
+        let mut live_out = vec![LiveSet::new(nregs); nb];
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for b in (0..nb).rev() {
+                let mut out = LiveSet::new(nregs);
+                for &s in &cfg.blocks[b].succs {
+                    out.union_with(&live_in[s]);
+                }
+                let mut cur = out.clone();
+                for i in (cfg.blocks[b].start..cfg.blocks[b].end).rev() {
+                    cur.step_back(&acc[i]);
+                }
+                live_out[b] = out;
+                if live_in[b] != cur {
+                    live_in[b] = cur;
+                    changed = true;
+                }
+            }
+        }
+        // Forward: registers possibly written before each point.
+        let mut defined_in = vec![vec![false; nregs]; nb];
+        let mut defined_out = vec![vec![false; nregs]; nb];
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for b in 0..nb {
+                let mut d = vec![false; nregs];
+                for &pr in &cfg.blocks[b].preds {
+                    for (x, y) in d.iter_mut().zip(&defined_out[pr]) {
+                        *x |= y;
+                    }
+                }
+                defined_in[b] = d.clone();
+                for a in &acc[cfg.blocks[b].start..cfg.blocks[b].end] {
+                    for &(r, _) in &a.writes {
+                        d[r as usize] = true;
+                    }
+                }
+                if d != defined_out[b] {
+                    defined_out[b] = d;
+                    changed = true;
+                }
+            }
+        }
+        let du = def_use(p, &acc);
+        Some(Liveness {
+            cfg,
+            access: acc,
+            live_in,
+            live_out,
+            defined_in,
+            defined_out,
+            du,
+        })
+    }
+
+    /// Calls `f(index, live_after)` for each instruction of block `b`, last
+    /// first, where `live_after` is the set live just after it. `f` may
+    /// edit the instruction's footprint (returning the one to apply), which
+    /// is how DCE walks with its own deletions taken into account.
+    pub fn walk_back(&self, b: usize, mut f: impl FnMut(usize, &LiveSet) -> Access) {
+        let blk = &self.cfg.blocks[b];
+        let mut cur = self.live_out[b].clone();
+        for i in (blk.start..blk.end).rev() {
+            let a = f(i, &cur);
+            cur.step_back(&a);
+        }
+    }
+
+    /// Whether vgrf `v` is live at the entry of block `b`.
+    pub fn vgrf_live_in(&self, p: &VProgram, b: usize, v: usize) -> bool {
+        let g = p.vgrfs[v];
+        self.live_in[b].regs_live(g.first, g.size)
+    }
+}
+
+/// Per-vgrf def and use lists from instruction footprints.
+pub fn def_use(p: &VProgram, acc: &[Access]) -> DefUse {
+    let mut du = DefUse {
+        defs: vec![vec![]; p.vgrfs.len()],
+        uses: vec![vec![]; p.vgrfs.len()],
+    };
+    for (i, a) in acc.iter().enumerate() {
+        for &(r, _) in &a.writes {
+            if let Some(v) = p.vgrf_of(r) {
+                if du.defs[v].last() != Some(&i) {
+                    du.defs[v].push(i);
+                }
+            }
+        }
+        for rd in &a.reads {
+            if let Some(v) = p.vgrf_of(rd.reg) {
+                if du.uses[v].last() != Some(&i) {
+                    du.uses[v].push(i);
+                }
+            }
+        }
+    }
+    du
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::brw::testutil::vprog;
+
+    #[test]
+    fn straight_line_kills_and_uses() {
+        // SIMD8: payload g0-g1; vgrfs g2, g3, g4.
+        let p = vprog(
+            8,
+            "mov(8) g2<1>UD g1<8,8,1>UD\nmov(8) g3<1>UD 0x00000001UD\nadd(8) g4<1>UD g2<8,8,1>UD g3<8,8,1>UD\nsend(8) null g2 g4 st.b32 { align1 1Q EOT };",
+            &[(2, 1), (3, 1), (4, 1)],
+        );
+        let l = Liveness::compute(&p).unwrap();
+        assert_eq!(l.cfg.blocks.len(), 1);
+        let mut seen = vec![];
+        l.walk_back(0, |i, after| {
+            seen.push((i, after.lane[2], after.lane[3], after.lane[4]));
+            l.access[i].clone()
+        });
+        assert_eq!(
+            seen,
+            vec![
+                (3, 0, 0, 0),
+                (2, u32::MAX, 0, u32::MAX),
+                (1, u32::MAX, u32::MAX, 0),
+                (0, u32::MAX, 0, 0)
+            ]
+        );
+        // Only the ids (g1) are live on entry.
+        assert_eq!(l.live_in[0].lane[1], u32::MAX);
+        assert_eq!(l.live_in[0].lane[2..], [0, 0, 0]);
+        assert_eq!(l.du.defs, vec![vec![0], vec![1], vec![2]]);
+        assert_eq!(l.du.uses, vec![vec![2, 3], vec![2], vec![3]]);
+    }
+
+    #[test]
+    fn flag_kills_follow_the_rules() {
+        // A partial (SIMD8 2Q) write, a predicated write and a full write.
+        let text = "cmp.z.f0.0(8) null<1>D g1<8,8,1>D 0D { align1 2Q };\n(+f0.0) cmp.z.f0.0(8) null<1>D g1<8,8,1>D 1D\ncmp.z.f0.0(16) null<1>D g1<8,8,1>D 2D\n(+f0.0) sel(16) g3<1>D g1<8,8,1>D 0D\nsend(16) null g3 g3 st.b32 { align1 1H EOT };";
+        let p = vprog(16, text, &[(3, 2)]);
+        let l = Liveness::compute(&p).unwrap();
+        let mut flags = vec![];
+        l.walk_back(0, |i, after| {
+            flags.push((i, after.flag_lane, after.flag_raw));
+            l.access[i].clone()
+        });
+        // After the full SIMD16 cmp both bytes of f0.0 are live; before it
+        // none is; the predicated cmp reads byte 0.
+        assert_eq!(
+            flags,
+            vec![(4, 0, 0), (3, 0, 0), (2, 0b11, 0), (1, 0, 0), (0, 0b1, 0)]
+        );
+        // Byte 0 is read (by the predicated cmp) before any write: live on
+        // entry; the 2Q write killed byte 1.
+        assert_eq!(l.live_in[0].flag_lane, 0b1);
+    }
+
+    #[test]
+    fn masked_write_in_one_arm_does_not_kill_the_other() {
+        // f0.0 from 0 is read in the else-part; the then-part rewrites f0.0.
+        // 0 cmp | 1 mov.nz | 2 if | 3 cmp | 4 (+)sel | 5 else | 6 (+)sel | 7 endif | 8 send
+        let text = "cmp.l.f0.0(8) null<1>D g1<8,8,1>D 4D\nmov.nz.f0.1(8) null<1>D g1<8,8,1>D\n(+f0.1) if(8) JIP: L0 UIP: L1\ncmp.g.f0.0(8) null<1>D g1<8,8,1>D 2D\n(+f0.0) sel(8) g2<1>D g1<8,8,1>D 2D\nelse(8) JIP: L1 UIP: L1\nL0:\n(+f0.0) sel(8) g2<1>D g1<8,8,1>D 3D\nL1:\nendif(8) JIP: L2\nL2:\nsend(8) null g1 g2 st.b32 { align1 1Q EOT };";
+        let p = vprog(8, text, &[(2, 1)]);
+        let l = Liveness::compute(&p).unwrap();
+        // Block 0 = [0,3): f0.0 (byte 0) is live out (used in the else-part),
+        // f0.1 too (the IF reads it, then nothing).
+        assert_eq!(l.live_out[0].flag_lane, 0b1);
+        assert_eq!(l.cfg.block_of[3], 1);
+        assert_eq!(l.live_in[1].flag_lane, 0);
+        let else_block = l.cfg.block_of[6];
+        assert_eq!(l.live_in[else_block].flag_lane, 0b1);
+    }
+
+    #[test]
+    fn raw_reads_survive_masked_kills() {
+        // A NoMask prefill, a masked overwrite, a NoMask reader: the prefill
+        // stays live through the masked write (raw view) but is killed by
+        // nothing masked.
+        let text = "mov(8) g2<1>D 0D { align1 WE_all 1Q };\nmov(8) g2<1>D g1<8,8,1>D\nmov(8) g3<1>D g2<8,8,1>D { align1 WE_all 1Q };\nsend(8) null g1 g3 st.b32 { align1 1Q EOT };";
+        let p = vprog(8, text, &[(2, 1), (3, 1)]);
+        let l = Liveness::compute(&p).unwrap();
+        let mut g2 = vec![];
+        l.walk_back(0, |i, after| {
+            g2.push((i, after.lane[2], after.raw[2]));
+            l.access[i].clone()
+        });
+        assert_eq!(
+            g2,
+            vec![(3, 0, 0), (2, 0, 0), (1, 0, u32::MAX), (0, 0, u32::MAX)]
+        );
+        assert_eq!(l.live_in[0].raw[2], 0);
+    }
+
+    #[test]
+    fn loop_carried_values_are_live_at_the_header() {
+        // 0 mov g2 | 1 add g2 | 2 cmp | 3 (+) while | 4 send
+        let text = "mov(8) g2<1>D 0D\nL0:\nadd(8) g2<1>D g2<8,8,1>D 1D\ncmp.l.f0.0(8) null<1>D g2<8,8,1>D 10D\n(+f0.0) while(8) JIP: L0\nsend(8) null g1 g2 st.b32 { align1 1Q EOT };";
+        let p = vprog(8, text, &[(2, 1)]);
+        let l = Liveness::compute(&p).unwrap();
+        let header = l.cfg.block_of[1];
+        assert!(l.vgrf_live_in(&p, header, 0));
+        assert!(l.defined_in[header][2]);
+        assert!(!l.defined_in[0][2]);
+        // The WHILE's flag is live around the back edge into the header? No:
+        // the cmp kills it before the WHILE reads it.
+        assert_eq!(l.live_in[header].flag_lane, 0);
+    }
+}

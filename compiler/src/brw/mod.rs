@@ -1,0 +1,16 @@
+//! EU passes (brw's place in the pipeline), one per file, plus the CFG and
+//! liveness analyses they share.
+
+pub mod cfg;
+pub mod cmod_prop;
+pub mod copy_prop;
+pub mod cse;
+pub mod dce;
+pub mod liveness;
+pub mod ops;
+
+#[cfg(test)]
+pub(crate) mod testutil;
+
+#[cfg(test)]
+mod tests;

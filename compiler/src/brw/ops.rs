@@ -1,0 +1,493 @@
+//! Operand footprints shared by the EU analyses and passes: exactly which
+//! bytes of the (virtual) register file and which flag bytes an instruction
+//! reads and writes, and whether a write kills what was there before.
+//!
+//! GRF footprints are lists of `(register, byte mask)` pairs (bit b of the
+//! mask = byte b of the 32-byte register). The flag file (f0, f1 = 64 bits)
+//! is tracked per **flag byte** (8 channels): bit k of a `u8` flag mask is
+//! byte k, so f0.0 = bits 0–1, f0.1 = bits 2–3, f1.0 = 4–5, f1.1 = 6–7.
+//!
+//! Reads are classified as *lane* reads (a masked instruction reading each
+//! of its channels' own elements) or *raw* reads (anything that may look at
+//! the bytes of channels that are not enabled: NoMask readers, scalar or
+//! repeating regions, exec size 1, horizontal any/all predicates, flags read
+//! as data). Writes kill either nothing (predicated, partial), the *lane*
+//! view (masked full writes: every enabled channel is written, disabled
+//! channels keep their old bytes) or everything (NoMask full writes). See
+//! `liveness.rs` for how the two views are combined.
+
+use eu::{
+    Dst, DstKind, Instruction, MachineConfig, Message, Opcode, PredMode, Program, Region, Src,
+    SrcKind,
+};
+
+use crate::vir::GRF_BYTES;
+
+/// Which liveness views a write kills.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kill {
+    /// A partial or predicated write: kills nothing.
+    None,
+    /// A masked full write: kills the lane view only.
+    Lane,
+    /// A NoMask full write: kills both views.
+    Full,
+}
+
+/// One GRF read: `mask` bytes of register `reg`; `raw` when it may read
+/// bytes of channels that are not enabled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GrfRead {
+    /// Register number.
+    pub reg: u32,
+    /// Byte mask within the register.
+    pub mask: u32,
+    /// Raw (cross-lane / NoMask) rather than lane read.
+    pub raw: bool,
+}
+
+/// Everything an instruction reads and writes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Access {
+    /// GRF reads (sources, message address and data payloads).
+    pub reads: Vec<GrfRead>,
+    /// GRF bytes possibly written, as `(register, mask)`.
+    pub writes: Vec<(u32, u32)>,
+    /// What the GRF write kills (meaningless when `writes` is empty).
+    pub kill: Option<Kill>,
+    /// Flag bytes read by a masked normal predicate.
+    pub flag_lane_reads: u8,
+    /// Flag bytes read raw (NoMask or any/all predicates, flag sources).
+    pub flag_raw_reads: u8,
+    /// Flag bytes possibly written (cmod or flag destination).
+    pub flag_writes: u8,
+    /// Flag bytes written with a lane kill.
+    pub flag_kill_lane: u8,
+    /// Flag bytes written with a full kill.
+    pub flag_kill_full: u8,
+}
+
+/// Absolute byte offset of every channel's element of a GRF source.
+pub fn src_offsets(s: &Src, exec: u8) -> Option<Vec<u32>> {
+    let SrcKind::Grf { nr, sub } = s.kind else {
+        return None;
+    };
+    Some(region_offsets(
+        nr * GRF_BYTES + sub * s.ty.size(),
+        s.region,
+        s.ty.size(),
+        exec,
+    ))
+}
+
+/// Byte offsets of `exec` elements of `size` bytes read through `r` from `start`.
+pub fn region_offsets(start: u32, r: Region, size: u32, exec: u8) -> Vec<u32> {
+    let w = (r.w as u32).max(1);
+    (0..exec as u32)
+        .map(|c| start + ((c / w) * r.v as u32 + (c % w) * r.h as u32) * size)
+        .collect()
+}
+
+/// Absolute byte offset of every channel's element of a GRF destination.
+pub fn dst_offsets(d: &Dst, exec: u8) -> Option<Vec<u32>> {
+    let DstKind::Grf { nr, sub } = d.kind else {
+        return None;
+    };
+    let size = d.ty.size();
+    let start = nr * GRF_BYTES + sub * size;
+    Some(
+        (0..exec as u32)
+            .map(|c| start + c * d.stride as u32 * size)
+            .collect(),
+    )
+}
+
+/// Adds the bytes `[off, off + size)` to a footprint list.
+pub fn add_bytes(out: &mut Vec<(u32, u32)>, off: u32, size: u32) {
+    for b in off..off + size {
+        let reg = b / GRF_BYTES;
+        let bit = 1u32 << (b % GRF_BYTES);
+        match out.iter_mut().find(|(r, _)| *r == reg) {
+            Some((_, m)) => *m |= bit,
+            None => out.push((reg, bit)),
+        }
+    }
+}
+
+/// The footprint of elements of `size` bytes at `offsets`.
+pub fn footprint(offsets: &[u32], size: u32) -> Vec<(u32, u32)> {
+    let mut out = Vec::new();
+    for &o in offsets {
+        add_bytes(&mut out, o, size);
+    }
+    out
+}
+
+/// Whether two footprints share a byte.
+pub fn overlaps(a: &[(u32, u32)], b: &[(u32, u32)]) -> bool {
+    a.iter()
+        .any(|&(r, m)| b.iter().any(|&(r2, m2)| r == r2 && m & m2 != 0))
+}
+
+/// Whether footprint `a` lies entirely inside `b`.
+pub fn covered_by(a: &[(u32, u32)], b: &[(u32, u32)]) -> bool {
+    a.iter().all(|&(r, m)| {
+        b.iter()
+            .filter(|(r2, _)| *r2 == r)
+            .fold(0, |acc, (_, m2)| acc | m2)
+            & m
+            == m
+    })
+}
+
+/// GRF footprint of a source (empty for immediates, null and flags).
+pub fn src_footprint(s: &Src, exec: u8) -> Vec<(u32, u32)> {
+    src_offsets(s, exec).map_or_else(Vec::new, |o| footprint(&o, s.ty.size()))
+}
+
+/// GRF footprint of a destination (empty for null and flags).
+pub fn dst_footprint(d: &Dst, exec: u8) -> Vec<(u32, u32)> {
+    dst_offsets(d, exec).map_or_else(Vec::new, |o| footprint(&o, d.ty.size()))
+}
+
+/// Whether a lane of a masked reader reads its own element: offsets
+/// strictly increasing with the channel (no broadcast or repetition).
+fn lane_regular(offsets: &[u32]) -> bool {
+    offsets.len() > 1 && offsets.windows(2).all(|w| w[1] > w[0])
+}
+
+/// Flag bytes of the channel bits `[lo, hi)` of the 64-bit flag file.
+pub fn flag_bytes(lo: u32, hi: u32) -> u8 {
+    let mut m = 0u8;
+    for bit in lo..hi.min(64) {
+        m |= 1 << (bit / 8);
+    }
+    m
+}
+
+/// Flag bytes fully covered by the channel bits `[lo, hi)`.
+fn flag_bytes_full(lo: u32, hi: u32) -> u8 {
+    let mut m = 0u8;
+    for byte in 0..8 {
+        if lo <= byte * 8 && byte * 8 + 8 <= hi {
+            m |= 1 << byte;
+        }
+    }
+    m
+}
+
+/// The flag bits `[lo, hi)` an instruction's predicate or cmod uses.
+pub fn flag_channel_bits(i: &Instruction) -> (u32, u32) {
+    let base = 32 * i.flag.nr as u32 + 16 * i.flag.sub as u32;
+    (
+        base + i.group as u32,
+        base + i.group as u32 + i.exec_size as u32,
+    )
+}
+
+fn flag_operand_bytes(nr: u8, sub: u8, ty: eu::RegType, offs: &[u32]) -> u8 {
+    let base = nr as u32 * 4 + sub as u32 * ty.size();
+    let mut m = 0u8;
+    for &o in offs {
+        for b in base + o..base + o + ty.size() {
+            if b < 8 {
+                m |= 1 << b;
+            }
+        }
+    }
+    m
+}
+
+/// Whether the instruction is a predicated SEL (which writes every enabled
+/// channel, so it is not a partial write).
+pub fn is_pred_sel(i: &Instruction) -> bool {
+    i.op == Opcode::Sel && i.pred.is_some()
+}
+
+/// The complete read/write footprint of an instruction.
+pub fn access(i: &Instruction) -> Access {
+    let mut a = Access::default();
+    let exec = i.exec_size;
+    // Predicate.
+    if let Some(p) = i.pred {
+        let (lo, hi) = flag_channel_bits(i);
+        match p.mode {
+            PredMode::Normal if !i.we_all => a.flag_lane_reads |= flag_bytes(lo, hi),
+            PredMode::Normal => a.flag_raw_reads |= flag_bytes(lo, hi),
+            PredMode::Any(n) | PredMode::All(n) => {
+                let n = n as u32;
+                let base = lo - i.group as u32;
+                let g0 = i.group as u32 / n * n;
+                let g1 = (i.group as u32 + exec as u32 - 1) / n * n + n;
+                a.flag_raw_reads |= flag_bytes(base + g0, base + g1);
+            }
+        }
+    }
+    // Sources.
+    for s in &i.srcs {
+        match s.kind {
+            SrcKind::Grf { .. } => {
+                let offs = src_offsets(s, exec).unwrap_or_default();
+                let raw = i.we_all || !lane_regular(&offs);
+                for (reg, mask) in footprint(&offs, s.ty.size()) {
+                    a.reads.push(GrfRead { reg, mask, raw });
+                }
+            }
+            SrcKind::Flag { nr, sub } => {
+                let offs = region_offsets(0, s.region, s.ty.size(), exec);
+                a.flag_raw_reads |= flag_operand_bytes(nr, sub, s.ty, &offs);
+            }
+            SrcKind::Imm(_) | SrcKind::Null => {}
+        }
+    }
+    let full_kill = if i.we_all { Kill::Full } else { Kill::Lane };
+    // Messages.
+    if let Some(msg) = i.msg {
+        let per_lane = |reg: u32, stride: u32, size: u32| -> Vec<(u32, u32)> {
+            let offs: Vec<u32> = (0..exec as u32)
+                .map(|c| reg * GRF_BYTES + c * stride)
+                .collect();
+            footprint(&offs, size)
+        };
+        let mut read = |fp: Vec<(u32, u32)>| {
+            for (reg, mask) in fp {
+                a.reads.push(GrfRead {
+                    reg,
+                    mask,
+                    raw: i.we_all,
+                });
+            }
+        };
+        match msg {
+            Message::Load { size, dst, addr } => {
+                read(per_lane(addr, 4, 4));
+                let pb = size.payload_bytes();
+                a.writes = per_lane(dst, pb, pb);
+                a.kill = Some(if i.pred.is_some() {
+                    Kill::None
+                } else {
+                    full_kill
+                });
+            }
+            Message::Store { size, addr, data } => {
+                read(per_lane(addr, 4, 4));
+                read(per_lane(data, size.payload_bytes(), size.bytes()));
+            }
+            Message::End { .. } => {}
+        }
+    }
+    // Destination.
+    let unpred = i.pred.is_none() || is_pred_sel(i);
+    match i.dst.kind {
+        DstKind::Grf { .. } if i.op.has_dst() => {
+            a.writes = dst_footprint(&i.dst, exec);
+            a.kill = Some(if unpred { full_kill } else { Kill::None });
+        }
+        DstKind::Flag { nr, sub } if i.op.has_dst() => {
+            let offs: Vec<u32> = (0..exec as u32)
+                .map(|c| c * i.dst.stride as u32 * i.dst.ty.size())
+                .collect();
+            let bytes = flag_operand_bytes(nr, sub, i.dst.ty, &offs);
+            a.flag_writes |= bytes;
+            if i.pred.is_none() && i.we_all {
+                a.flag_kill_full |= bytes;
+            }
+        }
+        _ => {}
+    }
+    if i.writes_flag() {
+        let (lo, hi) = flag_channel_bits(i);
+        a.flag_writes |= flag_bytes(lo, hi);
+        if i.pred.is_none() && exec >= 8 {
+            let full = flag_bytes_full(lo, hi);
+            if i.we_all {
+                a.flag_kill_full |= full;
+            } else {
+                a.flag_kill_lane |= full;
+            }
+        }
+    }
+    a
+}
+
+/// Whether one (non-control-flow) instruction passes the validator on its
+/// own for `machine` (program-level rules such as EOT placement ignored).
+pub fn inst_valid(i: &Instruction, machine: &MachineConfig) -> bool {
+    match eu::validate(
+        &Program {
+            insts: vec![i.clone()],
+        },
+        machine,
+    ) {
+        Ok(()) => true,
+        Err(v) => v.iter().all(|v| v.rule == "eot"),
+    }
+}
+
+/// Candidate `(register, subregister, region)` triples reading `exec =
+/// offsets.len()` elements of `size` bytes at exactly the byte `offsets`,
+/// most natural first (the validator decides which are legal).
+pub fn regions_for(offsets: &[u32], size: u32) -> Vec<(u32, u32, Region)> {
+    let Some(&o0) = offsets.first() else {
+        return vec![];
+    };
+    if o0 % size != 0 {
+        return vec![];
+    }
+    let (nr, sub) = (o0 / GRF_BYTES, (o0 % GRF_BYTES) / size);
+    let exec = offsets.len();
+    if offsets.iter().all(|&o| o == o0) {
+        return vec![(nr, sub, Region::SCALAR)];
+    }
+    let mut out = Vec::new();
+    for w in [8u8, 16, 4, 2, 1] {
+        if w as usize > exec {
+            continue;
+        }
+        for h in [1u8, 2, 4, 0] {
+            let mut vs = vec![w * h];
+            vs.extend([0u8, 1, 2, 4, 8, 16, 32].iter().filter(|&&v| v != w * h));
+            for v in vs {
+                let r = Region::new(v, w, h);
+                if region_offsets(o0, r, size, exec as u8) == offsets
+                    && !out.iter().any(|x: &(u32, u32, Region)| x.2 == r)
+                {
+                    out.push((nr, sub, r));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Opcodes whose two sources may be swapped without changing the result
+/// (SEL only as min/max, MAD only its multiplicands, not handled here).
+pub fn is_commutative(i: &Instruction) -> bool {
+    match i.op {
+        Opcode::Add | Opcode::Mul | Opcode::And | Opcode::Or | Opcode::Xor | Opcode::Avg => true,
+        Opcode::Sel => i.pred.is_none() && i.cmod.is_some(),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use eu::parse_program;
+
+    fn inst(t: &str) -> Instruction {
+        parse_program(t).unwrap().insts.remove(0)
+    }
+
+    #[test]
+    fn footprints_of_regions() {
+        // SIMD16 D over g10-g11.
+        let a = access(&inst("add(16) g10<1>D g12<8,8,1>D 1D"));
+        assert_eq!(a.writes, vec![(10, u32::MAX), (11, u32::MAX)]);
+        assert_eq!(
+            a.reads,
+            vec![
+                GrfRead {
+                    reg: 12,
+                    mask: u32::MAX,
+                    raw: false
+                },
+                GrfRead {
+                    reg: 13,
+                    mask: u32::MAX,
+                    raw: false
+                }
+            ]
+        );
+        assert_eq!(a.kill, Some(Kill::Lane));
+        // Stride-2 words: low halves of every dword.
+        let a = access(&inst("mov(8) g10<2>W g12<16,8,2>W { align1 WE_all 1Q };"));
+        assert_eq!(a.writes, vec![(10, 0x3333_3333)]);
+        assert_eq!(a.kill, Some(Kill::Full));
+        assert!(a.reads[0].raw);
+        // Scalar read is raw; predicated write kills nothing.
+        let a = access(&inst("(+f0.0) add(8) g10<1>D g12.2<0,1,0>D 1D"));
+        assert_eq!(
+            a.reads,
+            vec![GrfRead {
+                reg: 12,
+                mask: 0xf00,
+                raw: true
+            }]
+        );
+        assert_eq!(a.kill, Some(Kill::None));
+        assert_eq!(a.flag_lane_reads, 0b1);
+    }
+
+    #[test]
+    fn flag_footprints() {
+        let a = access(&inst("cmp.l.f0.1(16) null<1>D g2<8,8,1>D 0D"));
+        assert_eq!(
+            (a.flag_writes, a.flag_kill_lane, a.flag_kill_full),
+            (0b1100, 0b1100, 0)
+        );
+        let a = access(&inst(
+            "cmp.l.f1.0(8) null<1>D g2<8,8,1>D 0D { align1 WE_all 2Q };",
+        ));
+        assert_eq!(
+            (a.flag_writes, a.flag_kill_lane, a.flag_kill_full),
+            (0b10_0000, 0, 0b10_0000)
+        );
+        // exec 4 covers half a byte: no kill.
+        let a = access(&inst("cmp.l.f0.0(4) null<1>D g2<4,4,1>D 0D"));
+        assert_eq!((a.flag_writes, a.flag_kill_lane), (0b1, 0));
+        let a = access(&inst("(+f0.0) cmp.l.f0.0(8) null<1>D g2<8,8,1>D 0D"));
+        assert_eq!(
+            (a.flag_writes, a.flag_kill_lane, a.flag_lane_reads),
+            (0b1, 0, 0b1)
+        );
+        let a = access(&inst("(+f1.1.any16h) mov(16) g4<1>D 1D"));
+        assert_eq!(a.flag_raw_reads, 0b1100_0000);
+        let a = access(&inst("mov(1) f0.1<1>UW 0x0000UW { align1 WE_all 1N };"));
+        assert_eq!((a.flag_writes, a.flag_kill_full), (0b1100, 0b1100));
+        let a = access(&inst("mov(1) g4<1>UD f1.0<0,1,0>UD"));
+        assert_eq!(a.flag_raw_reads, 0b1111_0000);
+    }
+
+    #[test]
+    fn sends_and_helpers() {
+        let a = access(&inst("send(8) g5 g4 ld.b64"));
+        assert_eq!(a.writes, vec![(5, u32::MAX), (6, u32::MAX)]);
+        assert_eq!(
+            a.reads,
+            vec![GrfRead {
+                reg: 4,
+                mask: u32::MAX,
+                raw: false
+            }]
+        );
+        let a = access(&inst("send(8) null g4 g6 st.b16"));
+        assert_eq!(
+            a.reads[1],
+            GrfRead {
+                reg: 6,
+                mask: 0x3333_3333,
+                raw: false
+            }
+        );
+        assert!(covered_by(&[(3, 0xf)], &[(3, 0xff), (4, 1)]));
+        assert!(!covered_by(&[(3, 0x1f0)], &[(3, 0xff)]));
+        assert!(overlaps(&[(3, 0x10)], &[(3, 0xff)]));
+        assert!(inst_valid(
+            &inst("add(8) g10<1>D g12<8,8,1>D 1D"),
+            &MachineConfig::GFX11
+        ));
+        // 16 packed dwords from g4: <8;8,1> first; stride-2 words.
+        let offs: Vec<u32> = (0..16).map(|c| 128 + 4 * c).collect();
+        assert_eq!(regions_for(&offs, 4)[0], (4, 0, Region::new(8, 8, 1)));
+        let offs: Vec<u32> = (0..8).map(|c| 130 + 4 * c).collect();
+        assert_eq!(regions_for(&offs, 2)[0], (4, 1, Region::new(16, 8, 2)));
+        assert_eq!(regions_for(&[132; 8], 4), vec![(4, 1, Region::SCALAR)]);
+        assert_eq!(regions_for(&[132], 4), vec![(4, 1, Region::SCALAR)]);
+        assert!(regions_for(&[1, 5], 4).is_empty());
+        assert!(!inst_valid(
+            &inst("add(8) g10<1>D 1D g12<8,8,1>D"),
+            &MachineConfig::GFX11
+        ));
+    }
+}

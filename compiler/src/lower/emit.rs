@@ -1,0 +1,223 @@
+//! Storage locations, region views and instruction emission with automatic
+//! SIMD-width splitting (brw's lower_simd_width): an instruction whose
+//! operands would span more than two GRFs is split into halves or quarters
+//! with the right channel group, so SIMD32 becomes SIMD16 halves (the second
+//! half lands in the flag subregister above automatically: bit 16·s + g + c).
+
+use super::Lower;
+use crate::vir::GRF_BYTES;
+use eu::{
+    CondMod, Dst, DstKind, FlagReg, Instruction, Opcode, Predicate, RegType, Region, Src, SrcKind,
+};
+
+/// Where a value lives: lane c at byte `reg·32 + off + c·lane_bytes`
+/// (`lane_bytes` = 0 for a scalar shared by every lane).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Loc {
+    /// First GRF.
+    pub reg: u32,
+    /// Byte offset within the register file from `reg`.
+    pub off: u32,
+    /// Bytes between lanes: 4 (dword containers), 8 (qwords) or 0 (scalar).
+    pub lane_bytes: u32,
+}
+
+impl Loc {
+    /// A register-aligned vector location.
+    pub const fn vector(reg: u32, lane_bytes: u32) -> Loc {
+        Loc {
+            reg,
+            off: 0,
+            lane_bytes,
+        }
+    }
+
+    /// The same storage moved by `bytes` (a subscript such as a qword's high dword).
+    pub const fn plus(self, bytes: u32) -> Loc {
+        Loc {
+            off: self.off + bytes,
+            ..self
+        }
+    }
+
+    fn start(self) -> u32 {
+        self.reg * GRF_BYTES + self.off
+    }
+}
+
+/// The region of a view of `lane_bytes`-strided storage as elements of `size` bytes.
+fn region(lane_bytes: u32, size: u32) -> Region {
+    if lane_bytes == 0 {
+        return Region::SCALAR;
+    }
+    let h = lane_bytes / size;
+    let w = (GRF_BYTES / lane_bytes).min(16);
+    Region::new((w * h) as u8, w as u8, h as u8)
+}
+
+/// A source reading `loc` as `ty`.
+pub fn view(loc: Loc, ty: RegType) -> Src {
+    let size = ty.size();
+    let start = loc.start();
+    Src::grf(
+        start / GRF_BYTES,
+        (start % GRF_BYTES) / size,
+        ty,
+        region(loc.lane_bytes, size),
+    )
+}
+
+/// A destination writing `loc` as `ty`.
+pub fn dest(loc: Loc, ty: RegType) -> Dst {
+    let size = ty.size();
+    let start = loc.start();
+    Dst::grf(
+        start / GRF_BYTES,
+        (start % GRF_BYTES) / size,
+        ty,
+        (loc.lane_bytes / size).max(1) as u8,
+    )
+}
+
+/// An immediate of a type (raw bits).
+pub fn imm(bits: u64, ty: RegType) -> Src {
+    Src::imm(bits & ty.mask(), ty)
+}
+
+/// Bytes per lane an operand covers (0 for scalars, immediates, flags, null).
+fn src_footprint(s: &Src) -> u32 {
+    match s.kind {
+        SrcKind::Grf { .. } if s.region.v != 0 || s.region.h != 0 || s.region.w != 1 => {
+            s.region.h.max(1) as u32 * s.ty.size()
+        }
+        _ => 0,
+    }
+}
+
+fn dst_footprint(d: &Dst) -> u32 {
+    match d.kind {
+        DstKind::Grf { .. } => d.stride as u32 * d.ty.size(),
+        _ => 0,
+    }
+}
+
+/// Moves a GRF operand forward by `bytes`.
+fn shift_src(s: &mut Src, bytes: u32) {
+    if let SrcKind::Grf { nr, sub } = s.kind {
+        let size = s.ty.size();
+        let b = nr * GRF_BYTES + sub * size + bytes;
+        s.kind = SrcKind::Grf {
+            nr: b / GRF_BYTES,
+            sub: (b % GRF_BYTES) / size,
+        };
+    }
+}
+
+fn shift_dst(d: &mut Dst, bytes: u32) {
+    if let DstKind::Grf { nr, sub } = d.kind {
+        let size = d.ty.size();
+        let b = nr * GRF_BYTES + sub * size + bytes;
+        d.kind = DstKind::Grf {
+            nr: b / GRF_BYTES,
+            sub: (b % GRF_BYTES) / size,
+        };
+    }
+}
+
+impl Lower<'_> {
+    /// Emits an instruction at the dispatch width, split into narrower
+    /// pieces when an operand would span more than two GRFs.
+    pub(crate) fn emit(&mut self, inst: Instruction) {
+        let foot = inst
+            .srcs
+            .iter()
+            .map(src_footprint)
+            .chain(std::iter::once(dst_footprint(&inst.dst)))
+            .max()
+            .unwrap_or(0);
+        // At most two GRFs per operand; no footprint means no limit.
+        let limit = (2 * GRF_BYTES).checked_div(foot).map_or(32, |l| l.min(32)) as u8;
+        if inst.exec_size <= limit || inst.op == Opcode::Send {
+            self.v.insts.push(inst);
+            return;
+        }
+        let pieces = inst.exec_size / limit;
+        for k in 0..pieces {
+            let mut part = inst.clone();
+            part.exec_size = limit;
+            part.group = inst.group + k * limit;
+            let lanes = (k * limit) as u32;
+            for s in &mut part.srcs {
+                let f = src_footprint(s);
+                shift_src(s, lanes * f);
+            }
+            let f = dst_footprint(&part.dst);
+            shift_dst(&mut part.dst, lanes * f);
+            self.v.insts.push(part);
+        }
+    }
+
+    /// Emits `op(W) dst srcs`.
+    pub(crate) fn alu(&mut self, op: Opcode, dst: Dst, srcs: &[Src]) {
+        let inst = Instruction::alu(op, self.simd as u8, dst, srcs);
+        self.emit(inst);
+    }
+
+    /// Emits `op.cmod.flag(W) dst srcs`.
+    pub(crate) fn alu_cmod(
+        &mut self,
+        op: Opcode,
+        cmod: CondMod,
+        flag: FlagReg,
+        dst: Dst,
+        srcs: &[Src],
+    ) {
+        let mut inst = Instruction::alu(op, self.simd as u8, dst, srcs);
+        inst.cmod = Some(cmod);
+        inst.flag = flag;
+        self.emit(inst);
+    }
+
+    /// Emits `(±flag) op(W) dst srcs`.
+    pub(crate) fn alu_pred(
+        &mut self,
+        pred: Predicate,
+        flag: FlagReg,
+        op: Opcode,
+        dst: Dst,
+        srcs: &[Src],
+    ) {
+        let mut inst = Instruction::alu(op, self.simd as u8, dst, srcs);
+        inst.pred = Some(pred);
+        inst.flag = flag;
+        self.emit(inst);
+    }
+
+    /// Emits `(±flag) op.cmod.flag(W) dst srcs` (predicate and cmod share the flag).
+    pub(crate) fn alu_pred_cmod(
+        &mut self,
+        pred: Predicate,
+        cmod: CondMod,
+        flag: FlagReg,
+        op: Opcode,
+        dst: Dst,
+        srcs: &[Src],
+    ) {
+        let mut inst = Instruction::alu(op, self.simd as u8, dst, srcs);
+        inst.pred = Some(pred);
+        inst.cmod = Some(cmod);
+        inst.flag = flag;
+        self.emit(inst);
+    }
+
+    /// `mov dst, src`.
+    pub(crate) fn mov(&mut self, dst: Dst, src: Src) {
+        self.alu(Opcode::Mov, dst, &[src]);
+    }
+
+    /// A new vector location of `lane_bytes` per lane (its own vgrf).
+    pub(crate) fn new_loc(&mut self, lane_bytes: u32) -> Loc {
+        let reg = self.v.alloc(self.simd * lane_bytes);
+        Loc::vector(reg, lane_bytes)
+    }
+}

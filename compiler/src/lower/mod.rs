@@ -1,0 +1,404 @@
+//! Lowering (instruction selection) from the IR to EU code on virtual
+//! registers, following brw's choices (EU-MODEL §4): comparisons CMP into a
+//! temporary of their source type; IF and bcsel conditions become a
+//! `mov.nz`/`cmp.nz` plus a predicate; 8-bit comparisons and arithmetic are
+//! promoted; constants are MOVed from immediates; structured control flow
+//! becomes IF/ELSE/ENDIF and WHILE/BREAK/CONT; phis become copies at the end
+//! of each predecessor. Booleans follow the chosen [`Strategy`].
+//!
+//! Storage: 8-, 16- and 32-bit values live in a dword per lane (the value in
+//! the low bytes: B/UB with stride 4, W/UW/HF with stride 2, D/UD/F packed);
+//! 64-bit values in a qword per lane. The rest of a container is unspecified.
+
+mod alu;
+mod bits;
+mod boolean;
+mod convert;
+pub mod emit;
+mod intmath;
+mod io;
+mod subgroup;
+
+use crate::options::{CompileOptions, Strategy};
+use crate::vir::VProgram;
+use crate::CompileError;
+use emit::{dest, imm, view, Loc};
+use eu::{FlagReg, Instruction, Opcode, Predicate, RegType};
+use ir::{Block, BlockId, CfNode, Jump, Program, ValueId};
+use std::collections::HashMap;
+
+/// A lowered IR value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Val {
+    /// A non-boolean value in a GRF container (or a scalar, `lane_bytes` 0).
+    Grf(Loc),
+    /// A boolean 0/~0 in a GRF, `width` bits wide (16 or 32).
+    Bool {
+        /// Its storage.
+        loc: Loc,
+        /// 16 or 32.
+        width: u8,
+    },
+    /// A boolean held only in a flag subregister (the `flag` strategy).
+    Flag(FlagReg),
+}
+
+pub(crate) struct Lower<'a> {
+    pub(crate) p: &'a Program,
+    pub(crate) v: VProgram,
+    pub(crate) simd: u32,
+    pub(crate) strategy: Strategy,
+    /// IR value sizes.
+    pub(crate) bits: Vec<u8>,
+    pub(crate) vals: Vec<Option<Val>>,
+    /// Boolean widths (native strategy) or storage widths (others).
+    pub(crate) bool_width: Vec<u8>,
+    /// Storage of each phi, made on first reference.
+    phi_locs: HashMap<ValueId, Val>,
+    /// For each block: the phis it feeds as a predecessor: (phi, source).
+    phi_copies: HashMap<BlockId, Vec<(ValueId, ValueId)>>,
+    /// Index of each loop's first instruction (WHILE's jip), innermost last.
+    loop_starts: Vec<usize>,
+    /// Per-lane byte addresses of slot 0 in the input and output surfaces.
+    pub(crate) in_addr: Option<Loc>,
+    pub(crate) out_addr: Option<Loc>,
+    /// Lane index within the thread (0..W-1).
+    pub(crate) lane_id: Option<Loc>,
+    /// Flag-strategy state.
+    pub(crate) flags: boolean::FlagPool,
+}
+
+/// The flag subregister lowering uses for conditions it computes on the spot
+/// (f0.0; a whole f0 at SIMD32, whose upper half the second SIMD16 half uses).
+pub(crate) const SCRATCH_FLAG: FlagReg = FlagReg { nr: 0, sub: 0 };
+
+/// Lowers an IR program to EU code on virtual registers.
+pub fn lower(p: &Program, opts: &CompileOptions) -> Result<VProgram, CompileError> {
+    let n = p.value_bound();
+    let mut l = Lower {
+        p,
+        v: VProgram::new(
+            opts.simd,
+            p.inputs.len() as u32,
+            p.outputs.len() as u32,
+            p.uniforms.len() as u32,
+        ),
+        simd: opts.simd,
+        strategy: opts.strategy,
+        bits: p.value_bits(),
+        vals: vec![None; n],
+        bool_width: boolean::bool_widths(p, opts.strategy),
+        phi_locs: HashMap::new(),
+        phi_copies: HashMap::new(),
+        loop_starts: vec![],
+        in_addr: None,
+        out_addr: None,
+        lane_id: None,
+        flags: boolean::FlagPool::new(opts.simd, boolean::flag_resident(p, opts.strategy)),
+    };
+    l.collect_phi_copies();
+    l.prologue();
+    l.list(&p.body)?;
+    l.epilogue();
+    l.v.compact().map_err(|e| CompileError::InvalidEu {
+        stage: "lowering".into(),
+        rule: e.rule,
+        index: e.index,
+        text: e.msg,
+    })?;
+    Ok(l.v)
+}
+
+impl<'a> Lower<'a> {
+    fn collect_phi_copies(&mut self) {
+        let mut map: HashMap<BlockId, Vec<(ValueId, ValueId)>> = HashMap::new();
+        self.p.for_each_block(&mut |b| {
+            for phi in &b.phis {
+                for &(pred, src) in &phi.srcs {
+                    map.entry(pred).or_default().push((phi.dest.id, src));
+                }
+            }
+        });
+        self.phi_copies = map;
+    }
+
+    /// The lowered value of `v`.
+    pub(crate) fn val(&mut self, v: ValueId) -> Val {
+        match self.vals[v.0 as usize] {
+            Some(x) => x,
+            // A phi read before its block is lowered (a loop-header phi used
+            // by a back-edge copy) lives in its own storage.
+            None => self.phi_storage(v),
+        }
+    }
+
+    /// The storage of a phi (GRF; booleans at their strategy width).
+    fn phi_storage(&mut self, id: ValueId) -> Val {
+        if let Some(&v) = self.phi_locs.get(&id) {
+            return v;
+        }
+        let bits = self.bits[id.0 as usize];
+        let val = if bits == 1 {
+            let width = self.bool_width[id.0 as usize];
+            Val::Bool {
+                loc: self.new_loc(4),
+                width,
+            }
+        } else {
+            Val::Grf(self.new_loc(if bits == 64 { 8 } else { 4 }))
+        };
+        self.phi_locs.insert(id, val);
+        val
+    }
+
+    /// A non-boolean value's location.
+    pub(crate) fn loc(&mut self, v: ValueId) -> Loc {
+        match self.val(v) {
+            Val::Grf(l) | Val::Bool { loc: l, .. } => l,
+            Val::Flag(_) => {
+                let (loc, _) = self.bool_in_grf(v, 32);
+                loc
+            }
+        }
+    }
+
+    pub(crate) fn set(&mut self, v: ValueId, x: Val) {
+        self.vals[v.0 as usize] = Some(x);
+    }
+
+    /// A fresh vector value of `bits` bits; records it as `id`'s value.
+    pub(crate) fn def(&mut self, id: ValueId, bits: u8) -> Loc {
+        let loc = self.new_loc(if bits == 64 { 8 } else { 4 });
+        self.set(id, Val::Grf(loc));
+        loc
+    }
+
+    fn prologue(&mut self) {
+        let ids = Loc::vector(1, 4);
+        let w = self.simd;
+        let lane = self.new_loc(4);
+        self.alu(
+            Opcode::And,
+            dest(lane, RegType::UD),
+            &[view(ids, RegType::UD), imm(w as u64 - 1, RegType::UD)],
+        );
+        self.lane_id = Some(lane);
+        if !self.p.inputs.is_empty() {
+            let a = self.new_loc(4);
+            let stride = 8 * self.p.inputs.len() as u64;
+            self.alu(
+                Opcode::Mul,
+                dest(a, RegType::UD),
+                &[view(ids, RegType::UD), imm(stride, RegType::UW)],
+            );
+            self.in_addr = Some(a);
+        }
+        if !self.p.outputs.is_empty() {
+            let a = self.new_loc(4);
+            let stride = 8 * self.p.outputs.len() as u64;
+            self.alu(
+                Opcode::Mul,
+                dest(a, RegType::UD),
+                &[view(ids, RegType::UD), imm(stride, RegType::UW)],
+            );
+            self.out_addr = Some(a);
+        }
+    }
+
+    fn epilogue(&mut self) {
+        let mut end = Instruction::new(Opcode::Send, 8);
+        end.msg = Some(eu::Message::End { payload: 0 });
+        end.eot = true;
+        self.v.insts.push(end);
+    }
+
+    fn list(&mut self, nodes: &[CfNode]) -> Result<(), CompileError> {
+        for node in nodes {
+            match node {
+                CfNode::Block(b) => self.block(b)?,
+                CfNode::If(f) => {
+                    let flag = self.flag_of(f.cond);
+                    let mut i = Instruction::new(Opcode::If, self.simd as u8);
+                    i.pred = Some(Predicate::NORMAL);
+                    i.flag = flag;
+                    self.v.insts.push(i);
+                    self.flags.end_block();
+                    self.list(&f.then_body)?;
+                    self.v
+                        .insts
+                        .push(Instruction::new(Opcode::Else, self.simd as u8));
+                    self.flags.end_block();
+                    self.list(&f.else_body)?;
+                    self.v
+                        .insts
+                        .push(Instruction::new(Opcode::Endif, self.simd as u8));
+                    self.flags.end_block();
+                }
+                CfNode::Loop(lp) => {
+                    self.loop_starts.push(self.v.insts.len());
+                    self.flags.end_block();
+                    self.list(&lp.body)?;
+                    let start = self.loop_starts.pop().expect("pushed above");
+                    let mut w = Instruction::new(Opcode::While, self.simd as u8);
+                    w.jip = Some(start as u32);
+                    self.v.insts.push(w);
+                    self.flags.end_block();
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn block(&mut self, b: &Block) -> Result<(), CompileError> {
+        for phi in &b.phis {
+            let s = self.phi_storage(phi.dest.id);
+            self.set(phi.dest.id, s);
+        }
+        for (k, instr) in b.instrs.iter().enumerate() {
+            self.flags.at(b.id, k);
+            self.instr(instr)?;
+        }
+        self.phi_moves(b.id);
+        if let Some(j) = b.jump {
+            let op = if j == Jump::Break {
+                Opcode::Break
+            } else {
+                Opcode::Cont
+            };
+            self.v.insts.push(Instruction::new(op, self.simd as u8));
+        }
+        self.flags.end_block();
+        Ok(())
+    }
+
+    /// Copies for the phis this block feeds, as one parallel copy: sources
+    /// that are themselves being overwritten go through temporaries.
+    fn phi_moves(&mut self, block: BlockId) {
+        let Some(copies) = self.phi_copies.get(&block).cloned() else {
+            return;
+        };
+        let targets: Vec<ValueId> = copies.iter().map(|c| c.0).collect();
+        let mut staged = Vec::new();
+        for &(phi, src) in &copies {
+            let value = if targets.contains(&src) && src != phi {
+                let bits = self.bits[src.0 as usize];
+                let tmp = self.copy_to_fresh(src, bits);
+                Some(tmp)
+            } else {
+                None
+            };
+            staged.push((phi, src, value));
+        }
+        for (phi, src, staged_val) in staged {
+            if phi == src {
+                continue;
+            }
+            let to = self.phi_storage(phi);
+            let from = match staged_val {
+                Some(v) => v,
+                None => self.val(src),
+            };
+            self.copy_value(to, from, self.bits[src.0 as usize]);
+        }
+    }
+
+    /// A fresh copy of a value (for parallel phi copies).
+    fn copy_to_fresh(&mut self, v: ValueId, bits: u8) -> Val {
+        let from = self.val(v);
+        let to = match from {
+            Val::Grf(l) => Val::Grf(self.new_loc(if bits == 64 || l.lane_bytes == 8 {
+                8
+            } else {
+                4
+            })),
+            Val::Bool { loc, width } => Val::Bool {
+                loc: self.new_loc(loc.lane_bytes.max(4)),
+                width,
+            },
+            Val::Flag(_) => Val::Bool {
+                loc: self.new_loc(4),
+                width: 32,
+            },
+        };
+        self.copy_value(to, from, bits);
+        to
+    }
+
+    /// Copies a value into phi storage (converting boolean widths).
+    fn copy_value(&mut self, to: Val, from: Val, bits: u8) {
+        match (to, from) {
+            (Val::Grf(t), Val::Grf(f)) => {
+                let ty = if bits == 64 { RegType::UQ } else { RegType::UD };
+                self.mov(dest(t, ty), view(f, ty));
+            }
+            (Val::Bool { loc, width }, _) => {
+                let src = self.bool_src_at(from, width);
+                let ty = if width == 16 {
+                    RegType::UW
+                } else {
+                    RegType::UD
+                };
+                self.mov(dest(loc, ty), src);
+            }
+            (Val::Grf(t), Val::Bool { loc, width }) => {
+                let ty = if width == 16 {
+                    RegType::UW
+                } else {
+                    RegType::UD
+                };
+                self.mov(dest(t, ty), view(loc, ty));
+            }
+            (Val::Grf(_), Val::Flag(_)) | (Val::Flag(_), _) => {
+                unreachable!(
+                    "phi storage is never a flag, and non-boolean values never live in flags"
+                )
+            }
+        }
+    }
+
+    fn instr(&mut self, i: &ir::Instr) -> Result<(), CompileError> {
+        use ir::OpClass;
+        match i.op.info().class {
+            OpClass::Const => self.constant(i),
+            OpClass::Io => self.io(i),
+            OpClass::Subgroup => self.subgroup(i),
+            OpClass::Alu => self.alu_op(i)?,
+        }
+        Ok(())
+    }
+
+    /// `load_const`: a scalar register written once with NoMask, so it is
+    /// valid in every lane wherever it is used.
+    fn constant(&mut self, i: &ir::Instr) {
+        let d = i.dest.expect("load_const defines a value");
+        let reg = self.v.alloc(32);
+        let loc = Loc {
+            reg,
+            off: 0,
+            lane_bytes: 0,
+        };
+        let (ty, bits) = match d.bits {
+            1 => {
+                let width = self.bool_width[d.id.0 as usize];
+                let v = if i.imm & 1 == 1 { u64::MAX } else { 0 };
+                let ty = if width == 16 {
+                    RegType::UW
+                } else {
+                    RegType::UD
+                };
+                let mut m = Instruction::alu(Opcode::Mov, 1, dest(loc, ty), &[imm(v, ty)]);
+                m.we_all = true;
+                self.v.insts.push(m);
+                self.set(d.id, Val::Bool { loc, width });
+                return;
+            }
+            8 | 32 => (RegType::UD, i.imm),
+            16 => (RegType::UW, i.imm),
+            _ => (RegType::UQ, i.imm),
+        };
+        let mut m = Instruction::alu(Opcode::Mov, 1, dest(loc, ty), &[imm(bits, ty)]);
+        m.we_all = true;
+        self.v.insts.push(m);
+        self.set(d.id, Val::Grf(loc));
+    }
+}

@@ -1,0 +1,106 @@
+//! IR passes (NIR's place in the pipeline), one per file.
+//!
+//! This module also holds what the passes share: [`Subst`], a table of value
+//! substitutions that rewrites every kind of use (instruction sources, phi
+//! sources and `if` conditions), and a walker over blocks and `if` nodes.
+
+pub mod const_fold;
+pub mod copy_prop;
+pub mod dce;
+
+#[cfg(test)]
+mod testing;
+
+use ir::{Block, CfNode, ValueId};
+
+/// Value substitutions: uses of `from` become uses of `to`.
+///
+/// Chains are followed (`a -> b`, `b -> c` rewrites `a` to `c`). Callers only
+/// map a value to one whose definition dominates it, so there are no cycles.
+pub(crate) struct Subst {
+    to: Vec<Option<ValueId>>,
+    any: bool,
+}
+
+impl Subst {
+    /// An empty table for values below `bound`.
+    pub(crate) fn new(bound: usize) -> Subst {
+        Subst {
+            to: vec![None; bound],
+            any: false,
+        }
+    }
+
+    /// Records that uses of `from` become uses of `to`.
+    pub(crate) fn set(&mut self, from: ValueId, to: ValueId) {
+        debug_assert_ne!(from, to, "a value cannot replace itself");
+        self.to[from.0 as usize] = Some(to);
+        self.any = true;
+    }
+
+    /// What a use of `v` becomes.
+    pub(crate) fn resolve(&self, mut v: ValueId) -> ValueId {
+        while let Some(Some(next)) = self.to.get(v.0 as usize) {
+            v = *next;
+        }
+        v
+    }
+
+    /// Rewrites `v` in place; returns whether it changed.
+    pub(crate) fn rewrite(&self, v: &mut ValueId) -> bool {
+        let r = self.resolve(*v);
+        let changed = r != *v;
+        *v = r;
+        changed
+    }
+
+    /// Rewrites every use in a control-flow list: instruction sources, phi
+    /// sources and `if` conditions. Returns whether any use changed.
+    pub(crate) fn apply(&self, body: &mut [CfNode]) -> bool {
+        if !self.any {
+            return false;
+        }
+        let mut changed = false;
+        walk_mut(body, &mut |node| match node {
+            Node::Block(b) => {
+                for phi in &mut b.phis {
+                    for (_, v) in &mut phi.srcs {
+                        changed |= self.rewrite(v);
+                    }
+                }
+                for i in &mut b.instrs {
+                    for v in &mut i.srcs {
+                        changed |= self.rewrite(v);
+                    }
+                }
+            }
+            Node::Cond(c) => changed |= self.rewrite(c),
+        });
+        changed
+    }
+}
+
+/// What [`walk_mut`] visits.
+pub(crate) enum Node<'a> {
+    /// A block.
+    Block(&'a mut Block),
+    /// The condition of an `if`.
+    Cond(&'a mut ValueId),
+}
+
+/// Calls `f` on every block and every `if` condition, in program order (an
+/// `if`'s condition right after the block before it). Program order visits
+/// every definition before its non-phi uses.
+pub(crate) fn walk_mut(list: &mut [CfNode], f: &mut impl FnMut(Node<'_>)) {
+    for node in list {
+        match node {
+            CfNode::Block(b) => f(Node::Block(b)),
+            CfNode::If(i) => {
+                f(Node::Cond(&mut i.cond));
+                walk_mut(&mut i.then_body, f);
+                walk_mut(&mut i.else_body, f);
+            }
+            CfNode::Loop(l) => walk_mut(&mut l.body, f),
+        }
+    }
+}

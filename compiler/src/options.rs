@@ -1,0 +1,80 @@
+//! Compile options: the boolean strategy, the SIMD width and the pass set.
+
+use crate::passes::PassSet;
+use std::fmt;
+use std::str::FromStr;
+
+/// How booleans are represented (seed 001), chosen per compile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Strategy {
+    /// Every boolean is a 32-bit 0/~0 value (Mesa's nir_lower_bool_to_int32).
+    Bool32,
+    /// Every boolean is 16-bit (idea 1 of the 2019 thread).
+    Bool16,
+    /// Each boolean keeps its comparison's width; widths are reconciled where
+    /// they meet, as nir_lower_bool_to_bitsize does (idea 2).
+    Native,
+    /// Booleans live in flag subregisters and are combined with flag logic
+    /// (idea 3); materialized in a GRF only where a value is needed.
+    Flag,
+}
+
+impl Strategy {
+    /// Every strategy, baseline first.
+    pub const ALL: [Strategy; 4] = [
+        Strategy::Bool32,
+        Strategy::Bool16,
+        Strategy::Native,
+        Strategy::Flag,
+    ];
+
+    /// The command-line name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Strategy::Bool32 => "bool32",
+            Strategy::Bool16 => "bool16",
+            Strategy::Native => "native",
+            Strategy::Flag => "flag",
+        }
+    }
+}
+
+impl fmt::Display for Strategy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Strategy {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Strategy, String> {
+        Strategy::ALL
+            .into_iter()
+            .find(|x| x.name() == s)
+            .ok_or_else(|| {
+                format!("unknown strategy `{s}` (expected bool32, bool16, native or flag)")
+            })
+    }
+}
+
+/// Everything that selects one compile of a program.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct CompileOptions {
+    /// Boolean representation.
+    pub strategy: Strategy,
+    /// Dispatch width: 8, 16 or 32.
+    pub simd: u32,
+    /// Which optimization passes run.
+    pub passes: PassSet,
+}
+
+impl CompileOptions {
+    /// The baseline: bool32, SIMD16, every pass.
+    pub fn new(strategy: Strategy, simd: u32, passes: PassSet) -> CompileOptions {
+        CompileOptions {
+            strategy,
+            simd,
+            passes,
+        }
+    }
+}

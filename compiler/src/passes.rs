@@ -1,0 +1,227 @@
+//! The pass table and pass sets. Every pass has a Mesa-style name, lives in
+//! its own file and is listed once here; passes run in this table's order
+//! (IR passes, then lowering, then EU passes), each stage repeated to a
+//! fixpoint as Mesa's optimization loops do.
+
+use crate::options::Strategy;
+use crate::vir::VProgram;
+use std::fmt;
+
+/// Which side of lowering a pass runs on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Stage {
+    /// On the shader IR (NIR's place).
+    Ir,
+    /// On EU code with virtual registers (brw's place).
+    Eu,
+}
+
+impl Stage {
+    /// `ir` or `eu`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Stage::Ir => "ir",
+            Stage::Eu => "eu",
+        }
+    }
+}
+
+/// What a pass knows about the compile it is part of.
+#[derive(Clone, Copy, Debug)]
+pub struct PassCtx {
+    /// Boolean strategy.
+    pub strategy: Strategy,
+    /// Dispatch width.
+    pub simd: u32,
+}
+
+/// A pass's entry point; returns whether it changed the program.
+#[derive(Clone, Copy)]
+pub enum Entry {
+    /// An IR pass.
+    Ir(fn(&mut ir::Program, &PassCtx) -> bool),
+    /// An EU pass.
+    Eu(fn(&mut VProgram, &PassCtx) -> bool),
+}
+
+/// One row of the pass table.
+#[derive(Clone, Copy)]
+pub struct PassInfo {
+    /// Stage.
+    pub stage: Stage,
+    /// Mesa-style name (`cmod-prop`, `copy-prop`, `dce`, `cse`, ...).
+    pub name: &'static str,
+    /// Entry point.
+    pub entry: Entry,
+    /// What it does, in a line.
+    pub doc: &'static str,
+}
+
+impl PassInfo {
+    /// `stage:name`, unique across the table.
+    pub fn full_name(&self) -> String {
+        format!("{}:{}", self.stage.name(), self.name)
+    }
+}
+
+impl fmt::Debug for PassInfo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.full_name())
+    }
+}
+
+/// Every pass, in the order they run.
+pub static PASSES: &[PassInfo] = &[
+    PassInfo { stage: Stage::Ir, name: "const-fold", entry: Entry::Ir(crate::nir::const_fold::run), doc: "evaluate ALU ops whose sources are all constants (nir_opt_constant_folding)" },
+    PassInfo { stage: Stage::Ir, name: "copy-prop", entry: Entry::Ir(crate::nir::copy_prop::run), doc: "replace copies (trivial phis, same-size i2i/u2u, bcsel of equal values) by their source (nir_copy_prop)" },
+    PassInfo { stage: Stage::Ir, name: "dce", entry: Entry::Ir(crate::nir::dce::run), doc: "remove unused pure instructions and phis (nir_opt_dce)" },
+    PassInfo { stage: Stage::Eu, name: "copy-prop", entry: Entry::Eu(crate::brw::copy_prop::run), doc: "propagate MOV sources into their users (brw opt_copy_propagation)" },
+    PassInfo { stage: Stage::Eu, name: "cse", entry: Entry::Eu(crate::brw::cse::run), doc: "merge identical instructions within a block (brw opt_cse)" },
+    PassInfo { stage: Stage::Eu, name: "cmod-prop", entry: Entry::Eu(crate::brw::cmod_prop::run), doc: "fold a compare-with-zero or MOV.cmod into the instruction that made its source (brw opt_cmod_propagation)" },
+    PassInfo { stage: Stage::Eu, name: "dce", entry: Entry::Eu(crate::brw::dce::run), doc: "remove instructions whose results and flags are dead (brw dead_code_eliminate)" },
+];
+
+/// A set of passes, parsed from `all`, `none`, `cse,dce` or `all,-cmod-prop`.
+/// A bare name (`dce`) selects that pass at every stage; `ir:dce` or
+/// `eu:dce` selects one.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct PassSet {
+    on: Vec<bool>,
+}
+
+impl PassSet {
+    /// Every pass.
+    pub fn all() -> PassSet {
+        PassSet {
+            on: vec![true; PASSES.len()],
+        }
+    }
+
+    /// No pass.
+    pub fn none() -> PassSet {
+        PassSet {
+            on: vec![false; PASSES.len()],
+        }
+    }
+
+    /// Exactly one pass (by table index).
+    pub fn single(index: usize) -> PassSet {
+        let mut s = PassSet::none();
+        s.on[index] = true;
+        s
+    }
+
+    /// Whether pass `index` is on.
+    pub fn contains(&self, index: usize) -> bool {
+        self.on.get(index).copied().unwrap_or(false)
+    }
+
+    /// The passes that are on, in table order.
+    pub fn iter(&self) -> impl Iterator<Item = (usize, &'static PassInfo)> + '_ {
+        PASSES.iter().enumerate().filter(|(i, _)| self.on[*i])
+    }
+
+    fn matching(selector: &str) -> Result<Vec<usize>, String> {
+        let hits: Vec<usize> = PASSES
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.name == selector || p.full_name() == selector)
+            .map(|(i, _)| i)
+            .collect();
+        if hits.is_empty() {
+            let names: Vec<String> = PASSES.iter().map(|p| p.full_name()).collect();
+            return Err(format!(
+                "unknown pass `{selector}` (passes: {})",
+                names.join(", ")
+            ));
+        }
+        Ok(hits)
+    }
+
+    /// Parses a comma-separated pass list.
+    pub fn parse(text: &str) -> Result<PassSet, String> {
+        let mut set = PassSet::none();
+        for (k, item) in text.split(',').map(str::trim).enumerate() {
+            match item {
+                "" => return Err(format!("empty item in pass list `{text}`")),
+                "all" if k == 0 => set = PassSet::all(),
+                "none" if k == 0 => set = PassSet::none(),
+                "all" | "none" => return Err(format!("`{item}` may only come first in `{text}`")),
+                _ => {
+                    let (neg, name) = match item.strip_prefix('-') {
+                        Some(n) => (true, n),
+                        None => (false, item),
+                    };
+                    for i in PassSet::matching(name)? {
+                        set.on[i] = !neg;
+                    }
+                }
+            }
+        }
+        Ok(set)
+    }
+}
+
+impl fmt::Display for PassSet {
+    /// The canonical text: `all`, `none`, or the full names that are on.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.on.iter().all(|&b| b) {
+            return f.write_str("all");
+        }
+        if self.on.iter().all(|&b| !b) {
+            return f.write_str("none");
+        }
+        let names: Vec<String> = self.iter().map(|(_, p)| p.full_name()).collect();
+        f.write_str(&names.join(","))
+    }
+}
+
+impl fmt::Debug for PassSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn full_names_are_unique() {
+        let mut names: Vec<String> = PASSES.iter().map(|p| p.full_name()).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), PASSES.len());
+    }
+
+    #[test]
+    fn parse_forms() {
+        assert_eq!(PassSet::parse("all").unwrap(), PassSet::all());
+        assert_eq!(PassSet::parse("none").unwrap(), PassSet::none());
+        let s = PassSet::parse("cse,dce").unwrap();
+        assert_eq!(s.to_string(), "ir:dce,eu:cse,eu:dce");
+        let s = PassSet::parse("all,-cmod-prop").unwrap();
+        assert_eq!(
+            s.to_string(),
+            "ir:const-fold,ir:copy-prop,ir:dce,eu:copy-prop,eu:cse,eu:dce"
+        );
+        let s = PassSet::parse("eu:dce").unwrap();
+        assert_eq!(s.to_string(), "eu:dce");
+        assert_eq!(PassSet::parse(&s.to_string()).unwrap(), s);
+    }
+
+    #[test]
+    fn parse_errors_name_the_problem() {
+        assert!(PassSet::parse("cse,frob")
+            .unwrap_err()
+            .starts_with("unknown pass `frob` (passes: ir:const-fold,"));
+        assert_eq!(
+            PassSet::parse("dce,all").unwrap_err(),
+            "`all` may only come first in `dce,all`"
+        );
+        assert_eq!(
+            PassSet::parse("dce,,cse").unwrap_err(),
+            "empty item in pass list `dce,,cse`"
+        );
+    }
+}

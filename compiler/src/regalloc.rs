@@ -1,0 +1,423 @@
+//! Register allocation: maps every vgrf onto `size` consecutive physical
+//! GRFs in `[payload_grfs, 128)` by linear scan over live intervals.
+//!
+//! # Intervals
+//! A vgrf's interval is the convex hull (in instruction order) of every
+//! instruction reading or writing it, every block entry where it is live
+//! (`brw::liveness`, lane or raw view) and possibly defined, and every block
+//! exit where it is live and possibly defined. A hull in *linear* order also
+//! covers the other arm of an IF that the value skips, which is what NoMask
+//! writes in that arm need. Two intervals conflict when they share an
+//! instruction (a value dying at an instruction never shares a register
+//! with one born there).
+//!
+//! # Loops
+//! For every loop `[start, WHILE]` a vgrf whose hull touches the loop is
+//! extended over the whole loop when it is live at the loop's first
+//! instruction and possibly defined there (defined before the loop and used
+//! inside, or read in the loop before it is written: loop-carried), or when
+//! it is live just after the WHILE (defined in the loop and used after it:
+//! channels that left early keep their value while the others iterate).
+//!
+//! # Allocation
+//! Intervals are taken in order of their start; each gets the lowest run
+//! of `size` free registers. If that fails (fragmentation), a second
+//! attempt places multi-GRF vgrfs from the top of the file downwards. If
+//! both fail the result is `CompileError::CompilerLimit` naming the
+//! number of registers needed at the worst instruction. Vgrfs that no
+//! instruction touches get no register. Every GRF operand, including the
+//! registers inside `eu::Message`s, is rewritten; an operand that strays
+//! out of its vgrf is reported as invalid EU code.
+
+use crate::brw::liveness::Liveness;
+use crate::vir::{VProgram, GRF_BYTES};
+use crate::CompileError;
+use eu::{DstKind, Message, SrcKind};
+
+/// Physical GRFs on the modelled machine.
+const PHYS_GRFS: u32 = 128;
+
+/// Live intervals `[lo, hi]` (instruction indices) per vgrf; None for vgrfs
+/// no instruction touches.
+pub fn intervals(p: &VProgram, live: &Liveness) -> Vec<Option<(usize, usize)>> {
+    let nv = p.vgrfs.len();
+    let mut iv: Vec<Option<(usize, usize)>> = vec![None; nv];
+    let touch = |iv: &mut Vec<Option<(usize, usize)>>, v: usize, i: usize| {
+        iv[v] = Some(iv[v].map_or((i, i), |(lo, hi)| (lo.min(i), hi.max(i))));
+    };
+    for v in 0..nv {
+        for &i in live.du.defs[v].iter().chain(&live.du.uses[v]) {
+            touch(&mut iv, v, i);
+        }
+    }
+    let defined = |d: &[bool], v: usize| {
+        let g = p.vgrfs[v];
+        (g.first..g.first + g.size).any(|r| d[r as usize])
+    };
+    for (b, blk) in live.cfg.blocks.iter().enumerate() {
+        for v in 0..nv {
+            let g = p.vgrfs[v];
+            if live.live_in[b].regs_live(g.first, g.size) && defined(&live.defined_in[b], v) {
+                touch(&mut iv, v, blk.start);
+            }
+            if live.live_out[b].regs_live(g.first, g.size) && defined(&live.defined_out[b], v) {
+                touch(&mut iv, v, blk.end - 1);
+            }
+        }
+    }
+    let n = p.insts.len();
+    for l in &live.cfg.loops {
+        let header = live.cfg.block_of[l.start];
+        let exit = (l.end + 1 < n).then(|| live.cfg.block_of[l.end + 1]);
+        for (v, slot) in iv.iter_mut().enumerate() {
+            let Some((lo, hi)) = *slot else { continue };
+            if hi < l.start || lo > l.end {
+                continue;
+            }
+            let g = p.vgrfs[v];
+            let carried = live.live_in[header].regs_live(g.first, g.size)
+                && defined(&live.defined_in[header], v);
+            let leaves = exit.is_some_and(|e| live.live_in[e].regs_live(g.first, g.size));
+            if carried || leaves {
+                *slot = Some((lo.min(l.start), hi.max(l.end)));
+            }
+        }
+    }
+    iv
+}
+
+/// First-fit linear scan; `top_down_multi` places multi-GRF vgrfs from the
+/// top of the file. Returns the first physical register of each vgrf.
+fn scan(
+    p: &VProgram,
+    iv: &[Option<(usize, usize)>],
+    top_down_multi: bool,
+) -> Option<Vec<Option<u32>>> {
+    let mut order: Vec<usize> = (0..iv.len()).filter(|&v| iv[v].is_some()).collect();
+    order.sort_by_key(|&v| iv[v]);
+    let mut busy_until: Vec<Option<usize>> = vec![None; PHYS_GRFS as usize];
+    let mut base = vec![None; iv.len()];
+    for v in order {
+        let (lo, hi) = iv[v]?;
+        let size = p.vgrfs[v].size;
+        if p.payload_grfs + size > PHYS_GRFS {
+            return None;
+        }
+        let free = |r: u32| busy_until[r as usize].is_none_or(|e| e < lo);
+        let fits = |r: u32| (r..r + size).all(free);
+        let mut starts: Vec<u32> = (p.payload_grfs..=PHYS_GRFS - size).collect();
+        if top_down_multi && size > 1 {
+            starts.reverse();
+        }
+        let r = starts.into_iter().find(|&r| fits(r))?;
+        for x in r..r + size {
+            busy_until[x as usize] = Some(hi);
+        }
+        base[v] = Some(r);
+    }
+    Some(base)
+}
+
+/// The most registers live at one instruction, and where.
+fn pressure(p: &VProgram, iv: &[Option<(usize, usize)>]) -> (u32, usize) {
+    let n = p.insts.len();
+    let mut delta = vec![0i64; n + 1];
+    for (v, x) in iv.iter().enumerate() {
+        if let Some((lo, hi)) = x {
+            delta[*lo] += p.vgrfs[v].size as i64;
+            delta[hi + 1] -= p.vgrfs[v].size as i64;
+        }
+    }
+    let (mut cur, mut best, mut at) = (0i64, 0i64, 0usize);
+    for (i, d) in delta.iter().enumerate().take(n) {
+        cur += d;
+        if cur > best {
+            best = cur;
+            at = i;
+        }
+    }
+    (best as u32, at)
+}
+
+fn invalid(index: usize, text: String) -> CompileError {
+    CompileError::InvalidEu {
+        stage: "regalloc".into(),
+        rule: "grf-bounds",
+        index,
+        text,
+    }
+}
+
+/// Maps virtual registers onto the 128 physical GRFs.
+pub fn allocate(p: &VProgram) -> Result<eu::Program, CompileError> {
+    crate::brw::cfg::Cfg::build(&p.insts).map_err(|e| CompileError::InvalidEu {
+        stage: "regalloc".into(),
+        rule: e.rule,
+        index: e.index,
+        text: e.msg,
+    })?;
+    let reg_end = p.reg_end();
+    for (i, inst) in p.insts.iter().enumerate() {
+        let a = crate::brw::ops::access(inst);
+        if a.reads
+            .iter()
+            .map(|r| r.reg)
+            .chain(a.writes.iter().map(|w| w.0))
+            .any(|r| r >= reg_end)
+        {
+            return Err(invalid(
+                i,
+                format!(
+                    "{}: register outside every vgrf",
+                    eu::print_instruction(inst)
+                ),
+            ));
+        }
+    }
+    let live = Liveness::compute(p).ok_or_else(|| invalid(0, "liveness failed".into()))?;
+    let iv = intervals(p, &live);
+    let base = match scan(p, &iv, false).or_else(|| scan(p, &iv, true)) {
+        Some(b) => b,
+        None => {
+            let (need, at) = pressure(p, &iv);
+            let avail = PHYS_GRFS.saturating_sub(p.payload_grfs);
+            let why = if need > avail { "" } else { " (fragmented)" };
+            return Err(CompileError::CompilerLimit(format!(
+                "register allocation needs {need} GRFs at instruction {at} but only {avail} are free (g{}..g127){why}",
+                p.payload_grfs
+            )));
+        }
+    };
+    // Maps the registers [first, last] of one operand.
+    let map = |i: usize, first: u32, last: u32| -> Result<u32, CompileError> {
+        if last < p.payload_grfs {
+            return Ok(first);
+        }
+        let v = p.vgrf_of(first).filter(|&v| p.vgrf_of(last) == Some(v));
+        let Some(v) = v else {
+            return Err(invalid(
+                i,
+                format!(
+                    "{}: operand g{first}..g{last} crosses a vgrf boundary",
+                    eu::print_instruction(&p.insts[i])
+                ),
+            ));
+        };
+        let b = base[v].ok_or_else(|| invalid(i, "unallocated vgrf".into()))?;
+        Ok(b + first - p.vgrfs[v].first)
+    };
+    let span = |bytes: Option<(u32, u32)>| bytes.map(crate::vir::regs_of);
+    let mut out = Vec::with_capacity(p.insts.len());
+    for (i, inst) in p.insts.iter().enumerate() {
+        let mut n = inst.clone();
+        if let DstKind::Grf { nr, sub } = n.dst.kind {
+            let (f, l) = span(crate::vir::dst_bytes(&n.dst, n.exec_size)).unwrap_or((nr, nr));
+            n.dst.kind = DstKind::Grf {
+                nr: map(i, f, l)?,
+                sub,
+            };
+        }
+        for s in &mut n.srcs {
+            if let SrcKind::Grf { nr, sub } = s.kind {
+                let (f, l) = span(crate::vir::src_bytes(s, n.exec_size)).unwrap_or((nr, nr));
+                s.kind = SrcKind::Grf {
+                    nr: map(i, f, l)?,
+                    sub,
+                };
+            }
+        }
+        let regs = |per_lane: u32| (n.exec_size as u32 * per_lane).div_ceil(GRF_BYTES).max(1);
+        n.msg = match n.msg {
+            Some(Message::Load { size, dst, addr }) => Some(Message::Load {
+                size,
+                dst: map(i, dst, dst + regs(size.payload_bytes()) - 1)?,
+                addr: map(i, addr, addr + regs(4) - 1)?,
+            }),
+            Some(Message::Store { size, addr, data }) => Some(Message::Store {
+                size,
+                addr: map(i, addr, addr + regs(4) - 1)?,
+                data: map(i, data, data + regs(size.payload_bytes()) - 1)?,
+            }),
+            // The end message ignores its payload's content.
+            Some(Message::End { payload }) => Some(Message::End {
+                payload: map(i, payload, payload).unwrap_or(0),
+            }),
+            None => None,
+        };
+        out.push(n);
+    }
+    Ok(eu::Program { insts: out })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::brw::testutil::{outputs, vprog};
+    use crate::vir::VProgram;
+    use eu::{Dispatch, Dst, Instruction, MachineConfig, Opcode, RegType, Region, SimConfig, Src};
+
+    /// Runs the allocated program on the real register file.
+    fn physical_outputs(
+        p: &VProgram,
+        prog: &eu::Program,
+        n: u32,
+        inputs: &dyn Fn(u32) -> u64,
+    ) -> Vec<Vec<Option<eu::Stored>>> {
+        eu::validate(prog, &MachineConfig::GFX11).unwrap_or_else(|v| panic!("{v:?}"));
+        let d = Dispatch {
+            invocations: n,
+            simd: p.simd,
+            input_slots: 1,
+            output_slots: 1,
+            inputs: (0..n).map(|k| vec![inputs(k)]).collect(),
+            uniforms: vec![],
+        };
+        eu::run(prog, &d, &SimConfig::default()).unwrap().outputs
+    }
+
+    /// SIMD8: x = input; v_k = x + k for k < count (all live at once); then
+    /// a chain of sums; the result is stored. Pressure: count + 2 GRFs.
+    fn pressure_program(count: u32) -> VProgram {
+        let mut p = VProgram::new(8, 1, 1, 0);
+        let ud = |nr| Src::grf(nr, 0, RegType::UD, Region::new(8, 8, 1));
+        let dst = |nr| Dst::grf(nr, 0, RegType::UD, 1);
+        let a = p.alloc(32);
+        let x = p.alloc(32);
+        p.insts.push(Instruction::alu(
+            Opcode::Shl,
+            8,
+            dst(a),
+            &[ud(1), Src::imm(3, RegType::UD)],
+        ));
+        let mut ld = Instruction::new(Opcode::Send, 8);
+        ld.msg = Some(eu::Message::Load {
+            size: eu::MsgSize::B32,
+            dst: x,
+            addr: a,
+        });
+        p.insts.push(ld);
+        let vs: Vec<u32> = (0..count).map(|_| p.alloc(32)).collect();
+        for (k, &v) in vs.iter().enumerate() {
+            p.insts.push(Instruction::alu(
+                Opcode::Add,
+                8,
+                dst(v),
+                &[ud(x), Src::imm(k as u64, RegType::UD)],
+            ));
+        }
+        let mut acc = vs[0];
+        for &v in &vs[1..] {
+            let s = p.alloc(32);
+            p.insts
+                .push(Instruction::alu(Opcode::Add, 8, dst(s), &[ud(acc), ud(v)]));
+            acc = s;
+        }
+        let mut st = Instruction::new(Opcode::Send, 8);
+        st.msg = Some(eu::Message::Store {
+            size: eu::MsgSize::B32,
+            addr: a,
+            data: acc,
+        });
+        st.eot = true;
+        p.insts.push(st);
+        p
+    }
+
+    #[test]
+    fn high_pressure_that_fits() {
+        // 124 values + address + x = 126 = every free GRF (g2..g127).
+        let p = pressure_program(124);
+        let prog = allocate(&p).unwrap();
+        let input = |k: u32| 1000 + k as u64;
+        let sum = |k: u32| (124 * (1000 + k as u64) + 124 * 123 / 2) & 0xffff_ffff;
+        let got = physical_outputs(&p, &prog, 11, &input);
+        assert_eq!(got, outputs(&p, 11, &input, 0));
+        assert_eq!(got[10][0].unwrap().bits, sum(10));
+        let top = prog.insts.iter().filter_map(|i| match i.dst.kind {
+            DstKind::Grf { nr, .. } => Some(nr),
+            _ => None,
+        });
+        assert_eq!(top.max(), Some(127));
+    }
+
+    #[test]
+    fn too_much_pressure_is_a_compiler_limit() {
+        let p = pressure_program(125);
+        assert_eq!(
+            allocate(&p),
+            Err(CompileError::CompilerLimit(
+                "register allocation needs 127 GRFs at instruction 126 but only 126 are free (g2..g127)".into()
+            ))
+        );
+    }
+
+    const LOOP: &str = "shl(8) g2<1>UD g1<8,8,1>UD 0x00000003UD\nsend(8) g3 g2 ld.b32\nmov(8) g4<1>D 0D\nmov(8) g8<1>D 0D\nadd(8) g5<1>D g3<8,8,1>D 1D\nL0:\nadd(8) g6<1>D g4<8,8,1>D g5<8,8,1>D\nadd(8) g7<1>D g6<8,8,1>D g6<8,8,1>D\nadd(8) g4<1>D g7<8,8,1>D g3<8,8,1>D\nadd(8) g8<1>D g8<8,8,1>D 1D\ncmp.l.f0.0(8) null<1>D g8<8,8,1>D 3D\n(+f0.0) while(8) JIP: L0\nsend(8) null g2 g4 st.b32 { align1 1Q EOT };";
+
+    #[test]
+    fn loop_extends_values_used_at_the_loop_start() {
+        // b (g5) is defined before the loop and read only by its first
+        // instruction; t (g7) is defined later in the loop.
+        let vg: Vec<(u32, u32)> = (2..9).map(|r| (r, 1)).collect();
+        let p = vprog(8, LOOP, &vg);
+        let live = Liveness::compute(&p).unwrap();
+        let iv = intervals(&p, &live);
+        // vgrf 3 = b, 4 = c, 5 = t; the loop is [5, 10].
+        assert_eq!(iv[3], Some((4, 10)));
+        assert_eq!(iv[4], Some((5, 6)));
+        assert_eq!(iv[5], Some((6, 7)));
+        // The loop counter and accumulator are loop-carried.
+        assert_eq!(iv[2], Some((2, 11)));
+        assert_eq!(iv[6], Some((3, 10)));
+        let prog = allocate(&p).unwrap();
+        let reg = |i: usize| match prog.insts[i].dst.kind {
+            DstKind::Grf { nr, .. } => nr,
+            _ => unreachable!(),
+        };
+        assert_ne!(reg(4), reg(6), "b and t must not share a register");
+        let input = |k: u32| k as u64 * 5;
+        let got = physical_outputs(&p, &prog, 13, &input);
+        assert_eq!(got, outputs(&p, 13, &input, 0));
+        // acc_{j+1} = 2 (acc_j + x + 1) + x over three iterations.
+        let mut acc = 0i64;
+        for _ in 0..3 {
+            acc = 2 * (acc + 60 + 1) + 60;
+        }
+        assert_eq!(got[12][0].unwrap().bits, acc as u64);
+    }
+
+    #[test]
+    fn two_grf_vgrfs_get_consecutive_registers() {
+        // SIMD16 (payload g0-g2): every value spans two GRFs; the one-GRF
+        // temporary sits between them in the virtual file.
+        let text = "shl(16) g3<1>UD g1<8,8,1>UD 0x00000003UD\nsend(16) g5 g3 ld.b32 { align1 1H };\nmov(8) g7<1>D 3D\nadd(16) g8<1>D g5<8,8,1>D g7.1<0,1,0>D\nmul(16) g10<1>D g8<8,8,1>D 2W\nsend(16) null g3 g10 st.b32 { align1 1H EOT };";
+        let p = vprog(16, text, &[(3, 2), (5, 2), (7, 1), (8, 2), (10, 2)]);
+        let prog = allocate(&p).unwrap();
+        // Linear scan: address g3-g4, x g5-g6, tmp g7, y g8-g9 (x is still
+        // read by y's instruction: closed intervals), z after x and tmp died:
+        // g5-g6.
+        assert_eq!(
+            eu::print_program(&prog),
+            "shl(16) g3<1>UD g1<8,8,1>UD 0x00000003UD\nsend(16) g5 g3 ld.b32\nmov(8) g7<1>D 3D\nadd(16) g8<1>D g5<8,8,1>D g7.1<0,1,0>D\nmul(16) g5<1>D g8<8,8,1>D 2W\nsend(16) null g3 g5 st.b32 { align1 1H EOT };\n"
+        );
+        let input = |k: u32| k as u64 + 40;
+        let got = physical_outputs(&p, &prog, 29, &input);
+        assert_eq!(got, outputs(&p, 29, &input, 0));
+        assert_eq!(got[28][0].unwrap().bits, (28 + 40 + 3) * 2);
+        // The fallback order puts multi-GRF values at the top of the file.
+        let iv = intervals(&p, &Liveness::compute(&p).unwrap());
+        assert_eq!(
+            iv,
+            vec![
+                Some((0, 5)),
+                Some((1, 3)),
+                Some((2, 3)),
+                Some((3, 4)),
+                Some((4, 5))
+            ]
+        );
+        assert_eq!(
+            scan(&p, &iv, true),
+            Some(vec![Some(126), Some(124), Some(3), Some(122), Some(124)])
+        );
+    }
+}

@@ -1,0 +1,217 @@
+//! The backend IR: EU instructions on virtual registers.
+//!
+//! A [`VProgram`] is an `eu` instruction list in which registers below
+//! `payload_grfs` are the thread payload (physical, as the ABI lays it out)
+//! and every register from there up belongs to exactly one virtual register
+//! (vgrf): vgrf i owns GRFs `[vgrfs[i].first, vgrfs[i].first + size)`.
+//! Because virtual registers are just GRF numbers in a larger file, the
+//! simulator runs a `VProgram` as it is (with [`VProgram::machine`]), which
+//! is how every EU pass can be checked on its own. Register allocation maps
+//! each vgrf onto the 128 physical GRFs.
+
+use eu::{Dst, DstKind, Instruction, MachineConfig, Opcode, Program, Src, SrcKind};
+
+/// Bytes per GRF on the modelled generation (Gfx11).
+pub const GRF_BYTES: u32 = 32;
+
+/// One virtual register: a run of whole GRFs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Vgrf {
+    /// Its first (virtual) GRF number.
+    pub first: u32,
+    /// Its size in GRFs.
+    pub size: u32,
+}
+
+/// A program on virtual registers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VProgram {
+    /// Dispatch width: 8, 16 or 32.
+    pub simd: u32,
+    /// The instructions. Jumps hold absolute indices (each WHILE's `jip` is
+    /// its loop's first instruction); [`VProgram::compact`] keeps them right.
+    pub insts: Vec<Instruction>,
+    /// GRFs g0.. that hold the payload (header, invocation ids, uniforms).
+    pub payload_grfs: u32,
+    /// The virtual registers, in order of their `first` register.
+    pub vgrfs: Vec<Vgrf>,
+    /// Input slots per invocation (surface layout).
+    pub input_slots: u32,
+    /// Output slots per invocation (surface layout).
+    pub output_slots: u32,
+    /// Uniform slots.
+    pub uniforms: u32,
+}
+
+impl VProgram {
+    /// An empty program for a dispatch shape.
+    pub fn new(simd: u32, input_slots: u32, output_slots: u32, uniforms: u32) -> VProgram {
+        let payload_grfs = eu::abi::payload_grfs(simd, uniforms, GRF_BYTES);
+        VProgram {
+            simd,
+            insts: vec![],
+            payload_grfs,
+            vgrfs: vec![],
+            input_slots,
+            output_slots,
+            uniforms,
+        }
+    }
+
+    /// One past the last register in use.
+    pub fn reg_end(&self) -> u32 {
+        self.vgrfs
+            .last()
+            .map_or(self.payload_grfs, |v| v.first + v.size)
+    }
+
+    /// Allocates a vgrf of at least `bytes` bytes; returns its first register.
+    pub fn alloc(&mut self, bytes: u32) -> u32 {
+        let size = bytes.div_ceil(GRF_BYTES).max(1);
+        let first = self.reg_end();
+        self.vgrfs.push(Vgrf { first, size });
+        first
+    }
+
+    /// The vgrf index owning register `nr` (None for payload registers).
+    pub fn vgrf_of(&self, nr: u32) -> Option<usize> {
+        if nr < self.payload_grfs {
+            return None;
+        }
+        let i = self.vgrfs.partition_point(|v| v.first <= nr);
+        (i > 0 && nr < self.vgrfs[i - 1].first + self.vgrfs[i - 1].size).then(|| i - 1)
+    }
+
+    /// The register file the virtual program runs on.
+    pub fn machine(&self) -> MachineConfig {
+        MachineConfig {
+            grf_bytes: GRF_BYTES,
+            grf_count: self.reg_end().max(128),
+        }
+    }
+
+    /// The instructions as an `eu` program.
+    pub fn program(&self) -> Program {
+        Program {
+            insts: self.insts.clone(),
+        }
+    }
+
+    /// The assembly text.
+    pub fn text(&self) -> String {
+        eu::print_program(&self.program())
+    }
+
+    /// Deletes NOPs and recomputes every jump target.
+    pub fn compact(&mut self) -> Result<(), eu::cf::CfError> {
+        let n = self.insts.len();
+        // new_index[i] = index of the first surviving instruction at or after i.
+        let mut new_index = vec![0u32; n + 1];
+        let mut k = 0u32;
+        for (i, inst) in self.insts.iter().enumerate() {
+            new_index[i] = k;
+            if inst.op != Opcode::Nop {
+                k += 1;
+            }
+        }
+        new_index[n] = k;
+        let old = std::mem::take(&mut self.insts);
+        for mut inst in old {
+            if inst.op == Opcode::Nop {
+                continue;
+            }
+            if inst.op == Opcode::While {
+                inst.jip = inst.jip.map(|j| new_index[j as usize]);
+            }
+            if inst.op == Opcode::Halt {
+                inst.uip = inst.uip.map(|j| new_index[j as usize]);
+            }
+            self.insts.push(inst);
+        }
+        eu::resolve_control_flow(&mut self.insts)
+    }
+}
+
+/// The byte range `[start, end)` of the register file a source reads at
+/// `exec_size` channels (None for immediates, null and flags).
+pub fn src_bytes(s: &Src, exec_size: u8) -> Option<(u32, u32)> {
+    let SrcKind::Grf { nr, sub } = s.kind else {
+        return None;
+    };
+    let size = s.ty.size();
+    let start = nr * GRF_BYTES + sub * size;
+    let r = s.region;
+    let exec = exec_size as u32;
+    let w = (r.w as u32).max(1);
+    let rows = exec.div_ceil(w);
+    let last_row = rows.saturating_sub(1);
+    let last_col = (exec.min(w)).saturating_sub(1);
+    let last = start + (last_row * r.v as u32 + last_col * r.h as u32) * size;
+    Some((start, last + size))
+}
+
+/// The byte range a destination writes at `exec_size` channels.
+pub fn dst_bytes(d: &Dst, exec_size: u8) -> Option<(u32, u32)> {
+    let DstKind::Grf { nr, sub } = d.kind else {
+        return None;
+    };
+    let size = d.ty.size();
+    let start = nr * GRF_BYTES + sub * size;
+    let last = start + (exec_size as u32 - 1) * d.stride as u32 * size;
+    Some((start, last + size))
+}
+
+/// Registers (first, last inclusive) a byte range touches.
+pub fn regs_of(bytes: (u32, u32)) -> (u32, u32) {
+    (bytes.0 / GRF_BYTES, (bytes.1 - 1) / GRF_BYTES)
+}
+
+/// Instructions that end a basic block or start one.
+pub fn is_control_flow(op: Opcode) -> bool {
+    matches!(
+        op,
+        Opcode::If
+            | Opcode::Else
+            | Opcode::Endif
+            | Opcode::While
+            | Opcode::Break
+            | Opcode::Cont
+            | Opcode::Halt
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use eu::{RegType, Region};
+
+    #[test]
+    fn alloc_and_lookup() {
+        let mut p = VProgram::new(16, 1, 1, 0);
+        assert_eq!(p.payload_grfs, 3);
+        let a = p.alloc(64);
+        let b = p.alloc(8);
+        assert_eq!((a, b), (3, 5));
+        assert_eq!(p.vgrf_of(2), None);
+        assert_eq!(p.vgrf_of(3), Some(0));
+        assert_eq!(p.vgrf_of(4), Some(0));
+        assert_eq!(p.vgrf_of(5), Some(1));
+        assert_eq!(p.vgrf_of(6), None);
+    }
+
+    #[test]
+    fn operand_byte_ranges() {
+        // SIMD16 D packed: 64 bytes from g10.
+        let s = Src::grf(10, 0, RegType::D, Region::new(8, 8, 1));
+        assert_eq!(src_bytes(&s, 16), Some((320, 384)));
+        // SIMD8 W with stride 2: 8 lanes at 4-byte steps, last lane 2 bytes.
+        let s = Src::grf(10, 0, RegType::W, Region::new(16, 8, 2));
+        assert_eq!(src_bytes(&s, 8), Some((320, 320 + 28 + 2)));
+        // A scalar broadcast reads one element.
+        let s = Src::grf(3, 2, RegType::UD, Region::SCALAR);
+        assert_eq!(src_bytes(&s, 16), Some((104, 108)));
+        let d = Dst::grf(12, 0, RegType::W, 2);
+        assert_eq!(dst_bytes(&d, 16), Some((384, 384 + 60 + 2)));
+        assert_eq!(regs_of((384, 446)), (12, 13));
+    }
+}

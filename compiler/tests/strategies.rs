@@ -1,0 +1,216 @@
+//! Golden tests of the exact EU sequences each boolean strategy produces for
+//! the seed-001 examples: a 16-bit compare feeding a 32-bit iand, and a
+//! 64-bit compare feeding bcsel (lowering output, no passes, SIMD8).
+//! Checked by hand against the strategy rules in `compiler/src/lower/boolean.rs`:
+//! bool32 sign-extends the 16-bit CMP result and MOVs the low dword of the
+//! 64-bit one; bool16 narrows 32/64-bit results with a strided MOV; native
+//! converts to the first operand's width and reads the 64-bit result's low
+//! dword in place; flag CMPs straight into flag subregisters and combines
+//! them with flag logic, materializing only what is stored.
+
+use compiler::{compile_with_hook, CompileOptions, PassSet, Snapshot, Strategy};
+
+fn lowered(src: &str, strategy: Strategy) -> String {
+    let p = ir::parse_program(src).unwrap();
+    let mut text = String::new();
+    let opts = CompileOptions::new(strategy, 8, PassSet::none());
+    let _ = compile_with_hook(&p, &opts, &mut |s| {
+        if let Snapshot::Eu {
+            pass: "lowering",
+            program,
+        } = s
+        {
+            text = program.text();
+        }
+    });
+    text
+}
+
+const CMP16_IAND32: &str = "shader: cmp16_iand32\ndecl_input 0 i16\ndecl_input 1 i32\ndecl_output 0 bool\nimpl main {\n\tblock b0:\n\t16 %0 = @load_input () (slot=0)\n\t32 %1 = @load_input () (slot=1)\n\t16 %2 = load_const (0x0005)\n\t32 %3 = load_const (0x00000007)\n\t1 %4 = ilt %0, %2\n\t1 %5 = ilt %1, %3\n\t1 %6 = iand %4, %5\n\t@store_output (%6) (slot=0)\n}\n";
+const CMP64_BCSEL: &str = "shader: cmp64_bcsel\ndecl_input 0 i64\ndecl_input 1 i32\ndecl_output 0 i32\nimpl main {\n\tblock b0:\n\t64 %0 = @load_input () (slot=0)\n\t32 %1 = @load_input () (slot=1)\n\t64 %2 = load_const (0x0000000100000000)\n\t32 %3 = load_const (0x0000002a)\n\t1 %4 = ult %0, %2\n\t32 %5 = bcsel %4, %1, %3\n\t@store_output (%5) (slot=0)\n}\n";
+
+#[test]
+fn cmp16_iand32_bool32() {
+    let want = "\
+and(8) g2<1>UD g1<8,8,1>UD 0x00000007UD\n\
+mul(8) g3<1>UD g1<8,8,1>UD 0x0010UW\n\
+mul(8) g4<1>UD g1<8,8,1>UD 0x0008UW\n\
+add(8) g5<1>UD g3<8,8,1>UD 0x00000000UD\n\
+send(8) g6 g5 ld.b16\n\
+add(8) g7<1>UD g3<8,8,1>UD 0x00000008UD\n\
+send(8) g8 g7 ld.b32\n\
+mov(1) g9<1>UW 0x0005UW { align1 WE_all 1N };\n\
+mov(1) g10<1>UD 0x00000007UD { align1 WE_all 1N };\n\
+cmp.l.f0.0(8) g11<2>W g6<16,8,2>W g9<0,1,0>W\n\
+mov(8) g12<1>D g11<16,8,2>W\n\
+cmp.l.f0.0(8) g13<1>D g8<8,8,1>D g10<0,1,0>D\n\
+and(8) g14<1>D g12<8,8,1>D g13<8,8,1>D\n\
+add(8) g15<1>UD g4<8,8,1>UD 0x00000000UD\n\
+mov(8) g16<1>D -g14<8,8,1>D\n\
+send(8) null g15 g16 st.b8\n\
+send(8) null g0 end { align1 1Q EOT };\n\
+";
+    assert_eq!(lowered(CMP16_IAND32, Strategy::Bool32), want);
+}
+
+#[test]
+fn cmp16_iand32_bool16() {
+    let want = "\
+and(8) g2<1>UD g1<8,8,1>UD 0x00000007UD\n\
+mul(8) g3<1>UD g1<8,8,1>UD 0x0010UW\n\
+mul(8) g4<1>UD g1<8,8,1>UD 0x0008UW\n\
+add(8) g5<1>UD g3<8,8,1>UD 0x00000000UD\n\
+send(8) g6 g5 ld.b16\n\
+add(8) g7<1>UD g3<8,8,1>UD 0x00000008UD\n\
+send(8) g8 g7 ld.b32\n\
+mov(1) g9<1>UW 0x0005UW { align1 WE_all 1N };\n\
+mov(1) g10<1>UD 0x00000007UD { align1 WE_all 1N };\n\
+cmp.l.f0.0(8) g11<2>W g6<16,8,2>W g9<0,1,0>W\n\
+cmp.l.f0.0(8) g12<1>D g8<8,8,1>D g10<0,1,0>D\n\
+mov(8) g13<2>W g12<16,8,2>W\n\
+and(8) g14<2>W g11<16,8,2>W g13<16,8,2>W\n\
+add(8) g15<1>UD g4<8,8,1>UD 0x00000000UD\n\
+mov(8) g16<1>D -g14<16,8,2>W\n\
+send(8) null g15 g16 st.b8\n\
+send(8) null g0 end { align1 1Q EOT };\n\
+";
+    assert_eq!(lowered(CMP16_IAND32, Strategy::Bool16), want);
+}
+
+#[test]
+fn cmp16_iand32_native() {
+    let want = "\
+and(8) g2<1>UD g1<8,8,1>UD 0x00000007UD\n\
+mul(8) g3<1>UD g1<8,8,1>UD 0x0010UW\n\
+mul(8) g4<1>UD g1<8,8,1>UD 0x0008UW\n\
+add(8) g5<1>UD g3<8,8,1>UD 0x00000000UD\n\
+send(8) g6 g5 ld.b16\n\
+add(8) g7<1>UD g3<8,8,1>UD 0x00000008UD\n\
+send(8) g8 g7 ld.b32\n\
+mov(1) g9<1>UW 0x0005UW { align1 WE_all 1N };\n\
+mov(1) g10<1>UD 0x00000007UD { align1 WE_all 1N };\n\
+cmp.l.f0.0(8) g11<2>W g6<16,8,2>W g9<0,1,0>W\n\
+cmp.l.f0.0(8) g12<1>D g8<8,8,1>D g10<0,1,0>D\n\
+mov(8) g14<2>W g12<16,8,2>W\n\
+and(8) g13<2>W g11<16,8,2>W g14<16,8,2>W\n\
+add(8) g15<1>UD g4<8,8,1>UD 0x00000000UD\n\
+mov(8) g16<1>D -g13<16,8,2>W\n\
+send(8) null g15 g16 st.b8\n\
+send(8) null g0 end { align1 1Q EOT };\n\
+";
+    assert_eq!(lowered(CMP16_IAND32, Strategy::Native), want);
+}
+
+#[test]
+fn cmp16_iand32_flag() {
+    let want = "\
+and(8) g2<1>UD g1<8,8,1>UD 0x00000007UD\n\
+mul(8) g3<1>UD g1<8,8,1>UD 0x0010UW\n\
+mul(8) g4<1>UD g1<8,8,1>UD 0x0008UW\n\
+add(8) g5<1>UD g3<8,8,1>UD 0x00000000UD\n\
+send(8) g6 g5 ld.b16\n\
+add(8) g7<1>UD g3<8,8,1>UD 0x00000008UD\n\
+send(8) g8 g7 ld.b32\n\
+mov(1) g9<1>UW 0x0005UW { align1 WE_all 1N };\n\
+mov(1) g10<1>UD 0x00000007UD { align1 WE_all 1N };\n\
+cmp.l.f0.1(8) null<1>W g6<16,8,2>W g9<0,1,0>W\n\
+cmp.l.f1.0(8) null<1>D g8<8,8,1>D g10<0,1,0>D\n\
+and(1) f0.0<1>UW f0.1<0,1,0>UW f1.0<0,1,0>UW { align1 WE_all 1N };\n\
+mov(8) g11<1>D 0D\n\
+(+f0.0) mov(8) g11<1>D -1D\n\
+add(8) g12<1>UD g4<8,8,1>UD 0x00000000UD\n\
+mov(8) g13<1>D -g11<8,8,1>D\n\
+send(8) null g12 g13 st.b8\n\
+send(8) null g0 end { align1 1Q EOT };\n\
+";
+    assert_eq!(lowered(CMP16_IAND32, Strategy::Flag), want);
+}
+
+#[test]
+fn cmp64_bcsel_bool32() {
+    let want = "\
+and(8) g2<1>UD g1<8,8,1>UD 0x00000007UD\n\
+mul(8) g3<1>UD g1<8,8,1>UD 0x0010UW\n\
+mul(8) g4<1>UD g1<8,8,1>UD 0x0008UW\n\
+add(8) g5<1>UD g3<8,8,1>UD 0x00000000UD\n\
+send(8) g6 g5 ld.b64\n\
+add(8) g8<1>UD g3<8,8,1>UD 0x00000008UD\n\
+send(8) g9 g8 ld.b32\n\
+mov(1) g10<1>UQ 0x0000000100000000UQ { align1 WE_all 1N };\n\
+mov(1) g11<1>UD 0x0000002aUD { align1 WE_all 1N };\n\
+cmp.l.f0.0(8) g12<1>UQ g6<4,4,1>UQ g10<0,1,0>UQ\n\
+mov(8) g14<1>D g12<8,4,2>D\n\
+mov.nz.f0.0(8) null<1>D g14<8,8,1>D\n\
+(+f0.0) sel(8) g15<1>UD g9<8,8,1>UD g11<0,1,0>UD\n\
+add(8) g16<1>UD g4<8,8,1>UD 0x00000000UD\n\
+send(8) null g16 g15 st.b32\n\
+send(8) null g0 end { align1 1Q EOT };\n\
+";
+    assert_eq!(lowered(CMP64_BCSEL, Strategy::Bool32), want);
+}
+
+#[test]
+fn cmp64_bcsel_bool16() {
+    let want = "\
+and(8) g2<1>UD g1<8,8,1>UD 0x00000007UD\n\
+mul(8) g3<1>UD g1<8,8,1>UD 0x0010UW\n\
+mul(8) g4<1>UD g1<8,8,1>UD 0x0008UW\n\
+add(8) g5<1>UD g3<8,8,1>UD 0x00000000UD\n\
+send(8) g6 g5 ld.b64\n\
+add(8) g8<1>UD g3<8,8,1>UD 0x00000008UD\n\
+send(8) g9 g8 ld.b32\n\
+mov(1) g10<1>UQ 0x0000000100000000UQ { align1 WE_all 1N };\n\
+mov(1) g11<1>UD 0x0000002aUD { align1 WE_all 1N };\n\
+cmp.l.f0.0(8) g12<1>UQ g6<4,4,1>UQ g10<0,1,0>UQ\n\
+mov(8) g14<2>W g12<16,4,4>W\n\
+mov.nz.f0.0(8) null<1>W g14<16,8,2>W\n\
+(+f0.0) sel(8) g15<1>UD g9<8,8,1>UD g11<0,1,0>UD\n\
+add(8) g16<1>UD g4<8,8,1>UD 0x00000000UD\n\
+send(8) null g16 g15 st.b32\n\
+send(8) null g0 end { align1 1Q EOT };\n\
+";
+    assert_eq!(lowered(CMP64_BCSEL, Strategy::Bool16), want);
+}
+
+#[test]
+fn cmp64_bcsel_native() {
+    let want = "\
+and(8) g2<1>UD g1<8,8,1>UD 0x00000007UD\n\
+mul(8) g3<1>UD g1<8,8,1>UD 0x0010UW\n\
+mul(8) g4<1>UD g1<8,8,1>UD 0x0008UW\n\
+add(8) g5<1>UD g3<8,8,1>UD 0x00000000UD\n\
+send(8) g6 g5 ld.b64\n\
+add(8) g8<1>UD g3<8,8,1>UD 0x00000008UD\n\
+send(8) g9 g8 ld.b32\n\
+mov(1) g10<1>UQ 0x0000000100000000UQ { align1 WE_all 1N };\n\
+mov(1) g11<1>UD 0x0000002aUD { align1 WE_all 1N };\n\
+cmp.l.f0.0(8) g12<1>UQ g6<4,4,1>UQ g10<0,1,0>UQ\n\
+mov.nz.f0.0(8) null<1>D g12<8,4,2>D\n\
+(+f0.0) sel(8) g14<1>UD g9<8,8,1>UD g11<0,1,0>UD\n\
+add(8) g15<1>UD g4<8,8,1>UD 0x00000000UD\n\
+send(8) null g15 g14 st.b32\n\
+send(8) null g0 end { align1 1Q EOT };\n\
+";
+    assert_eq!(lowered(CMP64_BCSEL, Strategy::Native), want);
+}
+
+#[test]
+fn cmp64_bcsel_flag() {
+    let want = "\
+and(8) g2<1>UD g1<8,8,1>UD 0x00000007UD\n\
+mul(8) g3<1>UD g1<8,8,1>UD 0x0010UW\n\
+mul(8) g4<1>UD g1<8,8,1>UD 0x0008UW\n\
+add(8) g5<1>UD g3<8,8,1>UD 0x00000000UD\n\
+send(8) g6 g5 ld.b64\n\
+add(8) g8<1>UD g3<8,8,1>UD 0x00000008UD\n\
+send(8) g9 g8 ld.b32\n\
+mov(1) g10<1>UQ 0x0000000100000000UQ { align1 WE_all 1N };\n\
+mov(1) g11<1>UD 0x0000002aUD { align1 WE_all 1N };\n\
+cmp.l.f0.1(8) null<1>UQ g6<4,4,1>UQ g10<0,1,0>UQ\n\
+(+f0.1) sel(8) g12<1>UD g9<8,8,1>UD g11<0,1,0>UD\n\
+add(8) g13<1>UD g4<8,8,1>UD 0x00000000UD\n\
+send(8) null g13 g12 st.b32\n\
+send(8) null g0 end { align1 1Q EOT };\n\
+";
+    assert_eq!(lowered(CMP64_BCSEL, Strategy::Flag), want);
+}

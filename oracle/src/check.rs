@@ -1,0 +1,367 @@
+//! One case under one config: a verdict. Compiles the program, simulates the
+//! EU code over the case's dispatch, and compares every lane's outputs with
+//! the reference interpreter.
+//!
+//! Comparison rules: integers and booleans bit-exactly; floats bit-exactly
+//! except that two NaNs agree whatever their payloads; a slot must be
+//! written (with the slot type's size) exactly where the oracle writes it.
+
+use crate::interp::{run, InterpConfig, InterpError, Outputs};
+use compiler::{CompileError, CompileOptions, PassSet, Strategy};
+use ir::value::{format_value, values_agree};
+use ir::{Case, Dispatch, Program};
+use std::fmt;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// One compile configuration.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Config {
+    /// Boolean strategy.
+    pub strategy: Strategy,
+    /// SIMD width (and subgroup width of the oracle).
+    pub simd: u32,
+    /// Passes.
+    pub passes: PassSet,
+}
+
+impl fmt::Display for Config {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "--strategy {} --simd {} --passes {}",
+            self.strategy, self.simd, self.passes
+        )
+    }
+}
+
+/// A differing output slot of one lane.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LaneDiff {
+    /// Invocation.
+    pub lane: u32,
+    /// Output slot.
+    pub slot: usize,
+    /// What the oracle says (`-` = never written).
+    pub expected: String,
+    /// What the compiled code did.
+    pub got: String,
+}
+
+/// The outcome of one case under one config.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Every lane agrees.
+    Pass,
+    /// Some lanes differ.
+    Mismatch {
+        /// The differing lane/slot pairs.
+        diffs: Vec<LaneDiff>,
+    },
+    /// The compiler panicked.
+    CompilerPanic {
+        /// The panic message.
+        message: String,
+        /// Where it panicked (file:line), when known.
+        location: String,
+    },
+    /// The compiler hit a hardware limit.
+    CompilerLimit(String),
+    /// The compiler produced code the hardware rejects.
+    InvalidEu {
+        /// After which stage.
+        stage: String,
+        /// The broken rule.
+        rule: String,
+        /// The instruction.
+        text: String,
+    },
+    /// The simulator faulted running the compiled code.
+    SimFault(String),
+    /// A step budget ran out.
+    Timeout {
+        /// `interp` or `sim`.
+        stage: String,
+    },
+    /// The program has undefined behaviour (the generator's fault, not the compiler's).
+    InvalidCase(String),
+}
+
+impl Verdict {
+    /// The verdict's kind, as a short name.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Verdict::Pass => "pass",
+            Verdict::Mismatch { .. } => "mismatch",
+            Verdict::CompilerPanic { .. } => "compiler-panic",
+            Verdict::CompilerLimit(_) => "compiler-limit",
+            Verdict::InvalidEu { .. } => "invalid-eu",
+            Verdict::SimFault(_) => "sim-fault",
+            Verdict::Timeout { .. } => "timeout",
+            Verdict::InvalidCase(_) => "invalid-case",
+        }
+    }
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Verdict::Pass => write!(f, "pass"),
+            Verdict::Mismatch { diffs } => {
+                write!(f, "mismatch in {} lane/slot pairs", diffs.len())?;
+                writeln!(f)?;
+                writeln!(f, "lane\tslot\texpected\tgot")?;
+                for d in diffs {
+                    writeln!(f, "{}\t{}\t{}\t{}", d.lane, d.slot, d.expected, d.got)?;
+                }
+                Ok(())
+            }
+            Verdict::CompilerPanic { message, location } => {
+                write!(f, "compiler panic at {location}: {message}")
+            }
+            Verdict::CompilerLimit(m) => write!(f, "compiler limit: {m}"),
+            Verdict::InvalidEu { stage, rule, text } => {
+                write!(f, "invalid EU code after {stage}: [{rule}] `{text}`")
+            }
+            Verdict::SimFault(m) => write!(f, "simulator fault: {m}"),
+            Verdict::Timeout { stage } => write!(f, "timeout in {stage}"),
+            Verdict::InvalidCase(m) => write!(f, "invalid case: {m}"),
+        }
+    }
+}
+
+/// Step budgets.
+pub const INTERP_BUDGET: u64 = 1_000_000;
+/// The simulator's budget (instructions over the whole dispatch).
+pub const SIM_BUDGET: u64 = 20_000_000;
+
+/// The `eu` dispatch for a case.
+pub fn eu_dispatch(p: &Program, d: &Dispatch, simd: u32) -> eu::Dispatch {
+    eu::Dispatch {
+        invocations: d.invocations,
+        simd,
+        input_slots: p.inputs.len() as u32,
+        output_slots: p.outputs.len() as u32,
+        inputs: (0..d.invocations as usize)
+            .map(|inv| d.inputs.iter().map(|col| col[inv]).collect())
+            .collect(),
+        uniforms: d.uniforms.clone(),
+    }
+}
+
+/// Compares simulated outputs with the oracle's.
+pub fn compare(expected: &Outputs, got: &eu::RunResult) -> Vec<LaneDiff> {
+    let mut diffs = Vec::new();
+    for inv in 0..expected.invocations {
+        for (slot, &ty) in expected.types.iter().enumerate() {
+            let want = expected.get(inv, slot);
+            let have = got
+                .outputs
+                .get(inv as usize)
+                .and_then(|r| r.get(slot))
+                .copied()
+                .flatten();
+            let bytes = ty.bits().div_ceil(8);
+            let ok = match (want, have) {
+                (None, None) => true,
+                (Some(w), Some(h)) => h.size as u32 == bytes as u32 && values_agree(ty, w, h.bits),
+                _ => false,
+            };
+            if !ok {
+                let show_want = want.map_or("-".to_string(), |w| format_value(ty, w));
+                let show_have = match have {
+                    None => "-".to_string(),
+                    Some(h) if h.size as u32 != bytes as u32 => {
+                        format!("0x{:x} ({} bytes stored)", h.bits, h.size)
+                    }
+                    Some(h) => format_value(ty, h.bits & ir::types::mask(ty.bits())),
+                };
+                diffs.push(LaneDiff {
+                    lane: inv,
+                    slot,
+                    expected: show_want,
+                    got: show_have,
+                });
+            }
+        }
+    }
+    diffs
+}
+
+/// Runs an EU program over a case and compares it with expected outputs.
+pub fn simulate_and_compare(
+    program: &eu::Program,
+    machine: eu::MachineConfig,
+    case_program: &Program,
+    dispatch: &Dispatch,
+    simd: u32,
+    expected: &Outputs,
+) -> Verdict {
+    let d = eu_dispatch(case_program, dispatch, simd);
+    let cfg = eu::SimConfig {
+        machine,
+        garbage_seed: 0x5eed,
+        step_budget: SIM_BUDGET,
+    };
+    match eu::run(program, &d, &cfg) {
+        Ok(res) => {
+            let diffs = compare(expected, &res);
+            if diffs.is_empty() {
+                Verdict::Pass
+            } else {
+                Verdict::Mismatch { diffs }
+            }
+        }
+        Err(eu::SimError::Timeout { .. }) => Verdict::Timeout {
+            stage: "sim".into(),
+        },
+        Err(eu::SimError::Invalid(v)) => {
+            let first = &v[0];
+            Verdict::InvalidEu {
+                stage: "simulation".into(),
+                rule: first.rule.to_string(),
+                text: first.text.clone(),
+            }
+        }
+        Err(e) => Verdict::SimFault(e.to_string()),
+    }
+}
+
+/// The oracle's outputs for a case at a subgroup width, or the verdict that ends the check.
+pub fn expected_outputs(case: &Case, simd: u32) -> Result<Outputs, Verdict> {
+    let Some(d) = case.dispatch.as_ref() else {
+        return Err(Verdict::InvalidCase("the case has no dispatch".into()));
+    };
+    match run(
+        &case.program,
+        d,
+        &InterpConfig {
+            simd,
+            step_budget: INTERP_BUDGET,
+        },
+    ) {
+        Ok(o) => Ok(o),
+        Err(InterpError::Timeout { .. }) => Err(Verdict::Timeout {
+            stage: "interp".into(),
+        }),
+        Err(e) => Err(Verdict::InvalidCase(e.to_string())),
+    }
+}
+
+/// Compiles, catching panics.
+pub fn compile_caught(p: &Program, config: &Config) -> Result<compiler::Compiled, Verdict> {
+    let opts = CompileOptions::new(config.strategy, config.simd, config.passes.clone());
+    IN_COMPILER.with(|c| c.set(true));
+    let r = catch_unwind(AssertUnwindSafe(|| compiler::compile(p, &opts)));
+    IN_COMPILER.with(|c| c.set(false));
+    match r {
+        Ok(Ok(c)) => Ok(c),
+        Ok(Err(CompileError::CompilerLimit(m))) => Err(Verdict::CompilerLimit(m)),
+        Ok(Err(CompileError::InvalidEu {
+            stage, rule, text, ..
+        })) => Err(Verdict::InvalidEu {
+            stage,
+            rule: rule.to_string(),
+            text,
+        }),
+        Ok(Err(e @ (CompileError::InvalidProgram(_) | CompileError::BadOptions(_)))) => {
+            Err(Verdict::InvalidCase(e.to_string()))
+        }
+        Err(payload) => {
+            let message = payload
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "(non-string panic)".into());
+            let location = PANIC_LOCATION
+                .with(|l| l.borrow_mut().take())
+                .unwrap_or_else(|| "unknown".into());
+            Err(Verdict::CompilerPanic { message, location })
+        }
+    }
+}
+
+thread_local! {
+    static PANIC_LOCATION: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+    static IN_COMPILER: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Installs a panic hook that records the location of compiler panics (for
+/// verdicts) instead of printing them; other panics print as usual.
+/// Installing it more than once is harmless.
+pub fn install_panic_hook() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if IN_COMPILER.with(|c| c.get()) {
+                let loc = info
+                    .location()
+                    .map(|l| format!("{}:{}", l.file(), l.line()));
+                PANIC_LOCATION.with(|p| *p.borrow_mut() = loc);
+            } else {
+                previous(info);
+            }
+        }));
+    });
+}
+
+/// The verdict of one case under one config.
+pub fn check(case: &Case, config: &Config) -> Verdict {
+    let expected = match expected_outputs(case, config.simd) {
+        Ok(o) => o,
+        Err(v) => return v,
+    };
+    let compiled = match compile_caught(&case.program, config) {
+        Ok(c) => c,
+        Err(v) => return v,
+    };
+    let d = case.dispatch.as_ref().expect("checked by expected_outputs");
+    simulate_and_compare(
+        &compiled.program,
+        eu::MachineConfig::GFX11,
+        &case.program,
+        d,
+        config.simd,
+        &expected,
+    )
+}
+
+/// The verdict of the code on virtual registers after lowering and the EU
+/// passes, before register allocation (runs on the virtual register file).
+pub fn check_virtual(case: &Case, config: &Config) -> Verdict {
+    let expected = match expected_outputs(case, config.simd) {
+        Ok(o) => o,
+        Err(v) => return v,
+    };
+    let opts = CompileOptions::new(config.strategy, config.simd, config.passes.clone());
+    let mut virt = None;
+    let r = catch_unwind(AssertUnwindSafe(|| {
+        compiler::compile_with_hook(&case.program, &opts, &mut |s| {
+            if let compiler::Snapshot::Eu { program, .. } = s {
+                virt = Some(program.clone());
+            }
+        })
+    }));
+    let Some(v) = virt else {
+        return match r {
+            Ok(Err(e)) => Verdict::InvalidEu {
+                stage: "lowering".into(),
+                rule: "compile".into(),
+                text: e.to_string(),
+            },
+            _ => Verdict::CompilerPanic {
+                message: "no virtual program".into(),
+                location: "unknown".into(),
+            },
+        };
+    };
+    let d = case.dispatch.as_ref().expect("checked by expected_outputs");
+    simulate_and_compare(
+        &v.program(),
+        v.machine(),
+        &case.program,
+        d,
+        config.simd,
+        &expected,
+    )
+}
