@@ -26,6 +26,8 @@ enum Command {
     Compile(cmd::compile::Args),
     /// Compile, simulate and compare with the oracle; print the verdict and a per-lane diff.
     Run(cmd::run::Args),
+    /// Compare static instruction counts of two configs over a directory (shader-db style).
+    Stats(cmd::stats::Args),
     /// Run an EU assembly file in the simulator and print per-lane outputs.
     Asm(cmd::asm::Args),
     /// Generate a random case (.sir with its dispatch), or statistics over many.
@@ -50,6 +52,7 @@ fn main() -> ExitCode {
         Command::Asm(a) => cmd::asm::run(a),
         Command::Compile(a) => cmd::compile::run(a),
         Command::Run(a) => cmd::run::run(a),
+        Command::Stats(a) => cmd::stats::run(a),
     };
     match result {
         Ok(code) => code,

@@ -163,6 +163,23 @@ impl Lower<'_> {
         self.emit(inst);
     }
 
+    /// Emits `[(±flag)] op[.cmod.flag](W) dst srcs` (predicate and cmod share the flag).
+    fn alu_with(
+        &mut self,
+        pred: Option<Predicate>,
+        cmod: Option<CondMod>,
+        flag: FlagReg,
+        op: Opcode,
+        dst: Dst,
+        srcs: &[Src],
+    ) {
+        let mut inst = Instruction::alu(op, self.simd as u8, dst, srcs);
+        inst.pred = pred;
+        inst.cmod = cmod;
+        inst.flag = flag;
+        self.emit(inst);
+    }
+
     /// Emits `op.cmod.flag(W) dst srcs`.
     pub(crate) fn alu_cmod(
         &mut self,
@@ -172,10 +189,7 @@ impl Lower<'_> {
         dst: Dst,
         srcs: &[Src],
     ) {
-        let mut inst = Instruction::alu(op, self.simd as u8, dst, srcs);
-        inst.cmod = Some(cmod);
-        inst.flag = flag;
-        self.emit(inst);
+        self.alu_with(None, Some(cmod), flag, op, dst, srcs);
     }
 
     /// Emits `(±flag) op(W) dst srcs`.
@@ -187,13 +201,10 @@ impl Lower<'_> {
         dst: Dst,
         srcs: &[Src],
     ) {
-        let mut inst = Instruction::alu(op, self.simd as u8, dst, srcs);
-        inst.pred = Some(pred);
-        inst.flag = flag;
-        self.emit(inst);
+        self.alu_with(Some(pred), None, flag, op, dst, srcs);
     }
 
-    /// Emits `(±flag) op.cmod.flag(W) dst srcs` (predicate and cmod share the flag).
+    /// Emits `(±flag) op.cmod.flag(W) dst srcs`.
     pub(crate) fn alu_pred_cmod(
         &mut self,
         pred: Predicate,
@@ -203,11 +214,7 @@ impl Lower<'_> {
         dst: Dst,
         srcs: &[Src],
     ) {
-        let mut inst = Instruction::alu(op, self.simd as u8, dst, srcs);
-        inst.pred = Some(pred);
-        inst.cmod = Some(cmod);
-        inst.flag = flag;
-        self.emit(inst);
+        self.alu_with(Some(pred), Some(cmod), flag, op, dst, srcs);
     }
 
     /// `mov dst, src`.

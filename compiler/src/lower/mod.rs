@@ -392,7 +392,18 @@ impl<'a> Lower<'a> {
                 self.set(d.id, Val::Bool { loc, width });
                 return;
             }
-            8 | 32 => (RegType::UD, i.imm),
+            8 => {
+                // No byte immediates: brw MOVs a W immediate into a B register
+                // (setup_imm_b); the B destination is word-strided as the W
+                // execution type requires.
+                let d8 = eu::Dst::grf(reg, 0, RegType::B, 2);
+                let mut m = Instruction::alu(Opcode::Mov, 1, d8, &[imm(i.imm, RegType::W)]);
+                m.we_all = true;
+                self.v.insts.push(m);
+                self.set(d.id, Val::Grf(loc));
+                return;
+            }
+            32 => (RegType::UD, i.imm),
             16 => (RegType::UW, i.imm),
             _ => (RegType::UQ, i.imm),
         };

@@ -5,3 +5,4 @@ pub mod compile;
 pub mod gen;
 pub mod interp;
 pub mod run;
+pub mod stats;
