@@ -7,6 +7,7 @@
 //! (`CompileError::InvalidEu`). This crate knows nothing of the farm.
 
 pub mod brw;
+pub mod bugs;
 pub mod lower;
 pub mod nir;
 pub mod options;
@@ -15,8 +16,9 @@ pub mod regalloc;
 pub mod stats;
 pub mod vir;
 
+pub use bugs::{Bug, BugSet, BUGS};
 pub use options::{CompileOptions, Strategy};
-pub use passes::{PassCtx, PassInfo, PassSet, Stage, PASSES};
+pub use passes::{BitfieldMode, PassCtx, PassInfo, PassSet, Stage, PASSES};
 pub use stats::StaticStats;
 pub use vir::VProgram;
 
@@ -101,6 +103,8 @@ pub fn compile_with_hook(
     let ctx = PassCtx {
         strategy: opts.strategy,
         simd: opts.simd,
+        bugs: opts.bugs,
+        bitfield: opts.passes.bitfield,
     };
     let mut p = program.clone();
     hook(Snapshot::Ir {

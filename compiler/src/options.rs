@@ -1,5 +1,6 @@
 //! Compile options: the boolean strategy, the SIMD width and the pass set.
 
+use crate::bugs::BugSet;
 use crate::passes::PassSet;
 use std::fmt;
 use std::str::FromStr;
@@ -66,15 +67,24 @@ pub struct CompileOptions {
     pub simd: u32,
     /// Which optimization passes run.
     pub passes: PassSet,
+    /// Injected bugs (none for the compiler as it should be).
+    pub bugs: BugSet,
 }
 
 impl CompileOptions {
-    /// The baseline: bool32, SIMD16, every pass.
+    /// Options with no injected bugs.
     pub fn new(strategy: Strategy, simd: u32, passes: PassSet) -> CompileOptions {
         CompileOptions {
             strategy,
             simd,
             passes,
+            bugs: BugSet::NONE,
         }
+    }
+
+    /// The same options with bugs injected.
+    pub fn with_bugs(mut self, bugs: BugSet) -> CompileOptions {
+        self.bugs = bugs;
+        self
     }
 }

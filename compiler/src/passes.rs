@@ -3,6 +3,7 @@
 //! (IR passes, then lowering, then EU passes), each stage repeated to a
 //! fixpoint as Mesa's optimization loops do.
 
+use crate::bugs::BugSet;
 use crate::options::Strategy;
 use crate::vir::VProgram;
 use std::fmt;
@@ -26,6 +27,16 @@ impl Stage {
     }
 }
 
+/// How the `bitfield` pass treats bitfield ops (seed 003).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum BitfieldMode {
+    /// Keep (and recognize) bitfield ops, lowered to BFE/BFI1/BFI2.
+    #[default]
+    Native,
+    /// Expand them into exact shift-and-mask sequences.
+    Expand,
+}
+
 /// What a pass knows about the compile it is part of.
 #[derive(Clone, Copy, Debug)]
 pub struct PassCtx {
@@ -33,6 +44,10 @@ pub struct PassCtx {
     pub strategy: Strategy,
     /// Dispatch width.
     pub simd: u32,
+    /// Injected bugs.
+    pub bugs: BugSet,
+    /// The bitfield pass's mode.
+    pub bitfield: BitfieldMode,
 }
 
 /// A pass's entry point; returns whether it changed the program.
@@ -73,20 +88,31 @@ impl fmt::Debug for PassInfo {
 /// Every pass, in the order they run.
 pub static PASSES: &[PassInfo] = &[
     PassInfo { stage: Stage::Ir, name: "const-fold", entry: Entry::Ir(crate::nir::const_fold::run), doc: "evaluate ALU ops whose sources are all constants (nir_opt_constant_folding)" },
+    PassInfo { stage: Stage::Ir, name: "algebraic", entry: Entry::Ir(crate::nir::algebraic::run), doc: "table-driven algebraic rewrites, including (X<<S)&(Y<<S) -> (X&Y)<<S (nir_opt_algebraic)" },
     PassInfo { stage: Stage::Ir, name: "copy-prop", entry: Entry::Ir(crate::nir::copy_prop::run), doc: "replace copies (trivial phis, same-size i2i/u2u, bcsel of equal values) by their source (nir_copy_prop)" },
+    PassInfo { stage: Stage::Ir, name: "cse", entry: Entry::Ir(crate::nir::cse::run), doc: "replace an instruction by a dominating identical one; never cross-invocation ops (nir_opt_cse)" },
+    PassInfo { stage: Stage::Ir, name: "peephole-select", entry: Entry::Ir(crate::nir::peephole_select::run), doc: "turn small if/else + phi into bcsel by speculating both arms (nir_opt_peephole_select)" },
+    PassInfo { stage: Stage::Ir, name: "gcm", entry: Entry::Ir(crate::nir::gcm::run), doc: "global code motion: hoist pure ops out of loops and ifs; cross-invocation ops are pinned (nir_opt_gcm)" },
+    PassInfo { stage: Stage::Ir, name: "bitfield", entry: Entry::Ir(crate::nir::bitfield::run), doc: "bitfield ops: keep/recognize them for BFE/BFI (bitfield=native) or expand to shifts and masks (bitfield=expand)" },
     PassInfo { stage: Stage::Ir, name: "dce", entry: Entry::Ir(crate::nir::dce::run), doc: "remove unused pure instructions and phis (nir_opt_dce)" },
+    PassInfo { stage: Stage::Eu, name: "bool-cleanup", entry: Entry::Eu(crate::brw::bool_cleanup::run), doc: "propagate narrow booleans into their users so DCE removes the widening MOVs (Iago Toral's 2018 pass)" },
     PassInfo { stage: Stage::Eu, name: "copy-prop", entry: Entry::Eu(crate::brw::copy_prop::run), doc: "propagate MOV sources into their users (brw opt_copy_propagation)" },
     PassInfo { stage: Stage::Eu, name: "cse", entry: Entry::Eu(crate::brw::cse::run), doc: "merge identical instructions within a block (brw opt_cse)" },
     PassInfo { stage: Stage::Eu, name: "cmod-prop", entry: Entry::Eu(crate::brw::cmod_prop::run), doc: "fold a compare-with-zero or MOV.cmod into the instruction that made its source (brw opt_cmod_propagation)" },
     PassInfo { stage: Stage::Eu, name: "dce", entry: Entry::Eu(crate::brw::dce::run), doc: "remove instructions whose results and flags are dead (brw dead_code_eliminate)" },
+    PassInfo { stage: Stage::Eu, name: "sat-prop", entry: Entry::Eu(crate::brw::sat_prop::run), doc: "move a mov.sat's saturate into the instruction that made its source (brw opt_saturate_propagation)" },
+    PassInfo { stage: Stage::Eu, name: "register-coalesce", entry: Entry::Eu(crate::brw::register_coalesce::run), doc: "remove a MOV by renaming its source to its destination (brw register_coalesce)" },
 ];
 
 /// A set of passes, parsed from `all`, `none`, `cse,dce` or `all,-cmod-prop`.
 /// A bare name (`dce`) selects that pass at every stage; `ir:dce` or
-/// `eu:dce` selects one.
+/// `eu:dce` selects one. `bitfield=native` / `bitfield=expand` turns the
+/// bitfield pass on in that mode.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct PassSet {
     on: Vec<bool>,
+    /// The bitfield pass's mode.
+    pub bitfield: BitfieldMode,
 }
 
 impl PassSet {
@@ -94,6 +120,7 @@ impl PassSet {
     pub fn all() -> PassSet {
         PassSet {
             on: vec![true; PASSES.len()],
+            bitfield: BitfieldMode::Native,
         }
     }
 
@@ -101,6 +128,7 @@ impl PassSet {
     pub fn none() -> PassSet {
         PassSet {
             on: vec![false; PASSES.len()],
+            bitfield: BitfieldMode::Native,
         }
     }
 
@@ -147,6 +175,16 @@ impl PassSet {
                 "all" if k == 0 => set = PassSet::all(),
                 "none" if k == 0 => set = PassSet::none(),
                 "all" | "none" => return Err(format!("`{item}` may only come first in `{text}`")),
+                "bitfield=native" | "bitfield=expand" => {
+                    set.bitfield = if item.ends_with("expand") {
+                        BitfieldMode::Expand
+                    } else {
+                        BitfieldMode::Native
+                    };
+                    for i in PassSet::matching("bitfield")? {
+                        set.on[i] = true;
+                    }
+                }
                 _ => {
                     let (neg, name) = match item.strip_prefix('-') {
                         Some(n) => (true, n),
@@ -165,14 +203,28 @@ impl PassSet {
 impl fmt::Display for PassSet {
     /// The canonical text: `all`, `none`, or the full names that are on.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The mode only matters (and is only printed) when the pass is on.
+        let bitfield_on = PASSES
+            .iter()
+            .zip(&self.on)
+            .any(|(p, &on)| on && p.name == "bitfield");
+        let expand = if self.bitfield == BitfieldMode::Expand && bitfield_on {
+            ",bitfield=expand"
+        } else {
+            ""
+        };
         if self.on.iter().all(|&b| b) {
-            return f.write_str("all");
+            return write!(f, "all{expand}");
         }
         if self.on.iter().all(|&b| !b) {
             return f.write_str("none");
         }
-        let names: Vec<String> = self.iter().map(|(_, p)| p.full_name()).collect();
-        f.write_str(&names.join(","))
+        let names: Vec<String> = self
+            .iter()
+            .filter(|(_, p)| !(p.name == "bitfield" && self.bitfield == BitfieldMode::Expand))
+            .map(|(_, p)| p.full_name())
+            .collect();
+        write!(f, "{}{expand}", names.join(","))
     }
 }
 
@@ -199,14 +251,21 @@ mod tests {
         assert_eq!(PassSet::parse("all").unwrap(), PassSet::all());
         assert_eq!(PassSet::parse("none").unwrap(), PassSet::none());
         let s = PassSet::parse("cse,dce").unwrap();
-        assert_eq!(s.to_string(), "ir:dce,eu:cse,eu:dce");
+        assert_eq!(s.to_string(), "ir:cse,ir:dce,eu:cse,eu:dce");
         let s = PassSet::parse("all,-cmod-prop").unwrap();
         assert_eq!(
             s.to_string(),
-            "ir:const-fold,ir:copy-prop,ir:dce,eu:copy-prop,eu:cse,eu:dce"
+            "ir:const-fold,ir:algebraic,ir:copy-prop,ir:cse,ir:peephole-select,ir:gcm,ir:bitfield,ir:dce,\
+             eu:bool-cleanup,eu:copy-prop,eu:cse,eu:dce,eu:sat-prop,eu:register-coalesce"
         );
         let s = PassSet::parse("eu:dce").unwrap();
         assert_eq!(s.to_string(), "eu:dce");
+        assert_eq!(PassSet::parse(&s.to_string()).unwrap(), s);
+        let s = PassSet::parse("all,bitfield=expand").unwrap();
+        assert_eq!(s.to_string(), "all,bitfield=expand");
+        assert_eq!(PassSet::parse(&s.to_string()).unwrap(), s);
+        let s = PassSet::parse("bitfield=expand,dce").unwrap();
+        assert_eq!(s.to_string(), "ir:dce,eu:dce,bitfield=expand");
         assert_eq!(PassSet::parse(&s.to_string()).unwrap(), s);
     }
 

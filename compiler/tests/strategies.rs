@@ -35,19 +35,17 @@ fn cmp16_iand32_bool32() {
 and(8) g2<1>UD g1<8,8,1>UD 0x00000007UD\n\
 mul(8) g3<1>UD g1<8,8,1>UD 0x0010UW\n\
 mul(8) g4<1>UD g1<8,8,1>UD 0x0008UW\n\
-add(8) g5<1>UD g3<8,8,1>UD 0x00000000UD\n\
-send(8) g6 g5 ld.b16\n\
-add(8) g7<1>UD g3<8,8,1>UD 0x00000008UD\n\
-send(8) g8 g7 ld.b32\n\
-mov(1) g9<1>UW 0x0005UW { align1 WE_all 1N };\n\
-mov(1) g10<1>UD 0x00000007UD { align1 WE_all 1N };\n\
-cmp.l.f0.0(8) g11<2>W g6<16,8,2>W g9<0,1,0>W\n\
-mov(8) g12<1>D g11<16,8,2>W\n\
-cmp.l.f0.0(8) g13<1>D g8<8,8,1>D g10<0,1,0>D\n\
-and(8) g14<1>D g12<8,8,1>D g13<8,8,1>D\n\
-add(8) g15<1>UD g4<8,8,1>UD 0x00000000UD\n\
-mov(8) g16<1>D -g14<8,8,1>D\n\
-send(8) null g15 g16 st.b8\n\
+send(8) g5 g3 ld.b16\n\
+add(8) g6<1>UD g3<8,8,1>UD 0x00000008UD\n\
+send(8) g7 g6 ld.b32\n\
+mov(1) g8<1>UW 0x0005UW { align1 WE_all 1N };\n\
+mov(1) g9<1>UD 0x00000007UD { align1 WE_all 1N };\n\
+cmp.l.f0.0(8) g10<2>W g5<16,8,2>W g8<0,1,0>W\n\
+mov(8) g11<1>D g10<16,8,2>W\n\
+cmp.l.f0.0(8) g12<1>D g7<8,8,1>D g9<0,1,0>D\n\
+and(8) g13<1>D g11<8,8,1>D g12<8,8,1>D\n\
+mov(8) g14<1>D -g13<8,8,1>D\n\
+send(8) null g4 g14 st.b8\n\
 send(8) null g0 end { align1 1Q EOT };\n\
 ";
     assert_eq!(lowered(CMP16_IAND32, Strategy::Bool32), want);
@@ -59,19 +57,17 @@ fn cmp16_iand32_bool16() {
 and(8) g2<1>UD g1<8,8,1>UD 0x00000007UD\n\
 mul(8) g3<1>UD g1<8,8,1>UD 0x0010UW\n\
 mul(8) g4<1>UD g1<8,8,1>UD 0x0008UW\n\
-add(8) g5<1>UD g3<8,8,1>UD 0x00000000UD\n\
-send(8) g6 g5 ld.b16\n\
-add(8) g7<1>UD g3<8,8,1>UD 0x00000008UD\n\
-send(8) g8 g7 ld.b32\n\
-mov(1) g9<1>UW 0x0005UW { align1 WE_all 1N };\n\
-mov(1) g10<1>UD 0x00000007UD { align1 WE_all 1N };\n\
-cmp.l.f0.0(8) g11<2>W g6<16,8,2>W g9<0,1,0>W\n\
-cmp.l.f0.0(8) g12<1>D g8<8,8,1>D g10<0,1,0>D\n\
-mov(8) g13<2>W g12<16,8,2>W\n\
-and(8) g14<2>W g11<16,8,2>W g13<16,8,2>W\n\
-add(8) g15<1>UD g4<8,8,1>UD 0x00000000UD\n\
-mov(8) g16<1>D -g14<16,8,2>W\n\
-send(8) null g15 g16 st.b8\n\
+send(8) g5 g3 ld.b16\n\
+add(8) g6<1>UD g3<8,8,1>UD 0x00000008UD\n\
+send(8) g7 g6 ld.b32\n\
+mov(1) g8<1>UW 0x0005UW { align1 WE_all 1N };\n\
+mov(1) g9<1>UD 0x00000007UD { align1 WE_all 1N };\n\
+cmp.l.f0.0(8) g10<2>W g5<16,8,2>W g8<0,1,0>W\n\
+cmp.l.f0.0(8) g11<1>D g7<8,8,1>D g9<0,1,0>D\n\
+mov(8) g12<2>W g11<16,8,2>W\n\
+and(8) g13<2>W g10<16,8,2>W g12<16,8,2>W\n\
+mov(8) g14<1>D -g13<16,8,2>W\n\
+send(8) null g4 g14 st.b8\n\
 send(8) null g0 end { align1 1Q EOT };\n\
 ";
     assert_eq!(lowered(CMP16_IAND32, Strategy::Bool16), want);
@@ -83,19 +79,17 @@ fn cmp16_iand32_native() {
 and(8) g2<1>UD g1<8,8,1>UD 0x00000007UD\n\
 mul(8) g3<1>UD g1<8,8,1>UD 0x0010UW\n\
 mul(8) g4<1>UD g1<8,8,1>UD 0x0008UW\n\
-add(8) g5<1>UD g3<8,8,1>UD 0x00000000UD\n\
-send(8) g6 g5 ld.b16\n\
-add(8) g7<1>UD g3<8,8,1>UD 0x00000008UD\n\
-send(8) g8 g7 ld.b32\n\
-mov(1) g9<1>UW 0x0005UW { align1 WE_all 1N };\n\
-mov(1) g10<1>UD 0x00000007UD { align1 WE_all 1N };\n\
-cmp.l.f0.0(8) g11<2>W g6<16,8,2>W g9<0,1,0>W\n\
-cmp.l.f0.0(8) g12<1>D g8<8,8,1>D g10<0,1,0>D\n\
-mov(8) g14<2>W g12<16,8,2>W\n\
-and(8) g13<2>W g11<16,8,2>W g14<16,8,2>W\n\
-add(8) g15<1>UD g4<8,8,1>UD 0x00000000UD\n\
-mov(8) g16<1>D -g13<16,8,2>W\n\
-send(8) null g15 g16 st.b8\n\
+send(8) g5 g3 ld.b16\n\
+add(8) g6<1>UD g3<8,8,1>UD 0x00000008UD\n\
+send(8) g7 g6 ld.b32\n\
+mov(1) g8<1>UW 0x0005UW { align1 WE_all 1N };\n\
+mov(1) g9<1>UD 0x00000007UD { align1 WE_all 1N };\n\
+cmp.l.f0.0(8) g10<2>W g5<16,8,2>W g8<0,1,0>W\n\
+cmp.l.f0.0(8) g11<1>D g7<8,8,1>D g9<0,1,0>D\n\
+mov(8) g13<2>W g11<16,8,2>W\n\
+and(8) g12<2>W g10<16,8,2>W g13<16,8,2>W\n\
+mov(8) g14<1>D -g12<16,8,2>W\n\
+send(8) null g4 g14 st.b8\n\
 send(8) null g0 end { align1 1Q EOT };\n\
 ";
     assert_eq!(lowered(CMP16_IAND32, Strategy::Native), want);
@@ -107,20 +101,18 @@ fn cmp16_iand32_flag() {
 and(8) g2<1>UD g1<8,8,1>UD 0x00000007UD\n\
 mul(8) g3<1>UD g1<8,8,1>UD 0x0010UW\n\
 mul(8) g4<1>UD g1<8,8,1>UD 0x0008UW\n\
-add(8) g5<1>UD g3<8,8,1>UD 0x00000000UD\n\
-send(8) g6 g5 ld.b16\n\
-add(8) g7<1>UD g3<8,8,1>UD 0x00000008UD\n\
-send(8) g8 g7 ld.b32\n\
-mov(1) g9<1>UW 0x0005UW { align1 WE_all 1N };\n\
-mov(1) g10<1>UD 0x00000007UD { align1 WE_all 1N };\n\
-cmp.l.f0.1(8) null<1>W g6<16,8,2>W g9<0,1,0>W\n\
-cmp.l.f1.0(8) null<1>D g8<8,8,1>D g10<0,1,0>D\n\
+send(8) g5 g3 ld.b16\n\
+add(8) g6<1>UD g3<8,8,1>UD 0x00000008UD\n\
+send(8) g7 g6 ld.b32\n\
+mov(1) g8<1>UW 0x0005UW { align1 WE_all 1N };\n\
+mov(1) g9<1>UD 0x00000007UD { align1 WE_all 1N };\n\
+cmp.l.f0.1(8) null<1>W g5<16,8,2>W g8<0,1,0>W\n\
+cmp.l.f1.0(8) null<1>D g7<8,8,1>D g9<0,1,0>D\n\
 and(1) f0.0<1>UW f0.1<0,1,0>UW f1.0<0,1,0>UW { align1 WE_all 1N };\n\
-mov(8) g11<1>D 0D\n\
-(+f0.0) mov(8) g11<1>D -1D\n\
-add(8) g12<1>UD g4<8,8,1>UD 0x00000000UD\n\
-mov(8) g13<1>D -g11<8,8,1>D\n\
-send(8) null g12 g13 st.b8\n\
+mov(8) g10<1>D 0D\n\
+(+f0.0) mov(8) g10<1>D -1D\n\
+mov(8) g11<1>D -g10<8,8,1>D\n\
+send(8) null g4 g11 st.b8\n\
 send(8) null g0 end { align1 1Q EOT };\n\
 ";
     assert_eq!(lowered(CMP16_IAND32, Strategy::Flag), want);
@@ -132,18 +124,16 @@ fn cmp64_bcsel_bool32() {
 and(8) g2<1>UD g1<8,8,1>UD 0x00000007UD\n\
 mul(8) g3<1>UD g1<8,8,1>UD 0x0010UW\n\
 mul(8) g4<1>UD g1<8,8,1>UD 0x0008UW\n\
-add(8) g5<1>UD g3<8,8,1>UD 0x00000000UD\n\
-send(8) g6 g5 ld.b64\n\
-add(8) g8<1>UD g3<8,8,1>UD 0x00000008UD\n\
-send(8) g9 g8 ld.b32\n\
-mov(1) g10<1>UQ 0x0000000100000000UQ { align1 WE_all 1N };\n\
-mov(1) g11<1>UD 0x0000002aUD { align1 WE_all 1N };\n\
-cmp.l.f0.0(8) g12<1>UQ g6<4,4,1>UQ g10<0,1,0>UQ\n\
-mov(8) g14<1>D g12<8,4,2>D\n\
-mov.nz.f0.0(8) null<1>D g14<8,8,1>D\n\
-(+f0.0) sel(8) g15<1>UD g9<8,8,1>UD g11<0,1,0>UD\n\
-add(8) g16<1>UD g4<8,8,1>UD 0x00000000UD\n\
-send(8) null g16 g15 st.b32\n\
+send(8) g5 g3 ld.b64\n\
+add(8) g7<1>UD g3<8,8,1>UD 0x00000008UD\n\
+send(8) g8 g7 ld.b32\n\
+mov(1) g9<1>UQ 0x0000000100000000UQ { align1 WE_all 1N };\n\
+mov(1) g10<1>UD 0x0000002aUD { align1 WE_all 1N };\n\
+cmp.l.f0.0(8) g11<1>UQ g5<4,4,1>UQ g9<0,1,0>UQ\n\
+mov(8) g13<1>D g11<8,4,2>D\n\
+mov.nz.f0.0(8) null<1>D g13<8,8,1>D\n\
+(+f0.0) sel(8) g14<1>UD g8<8,8,1>UD g10<0,1,0>UD\n\
+send(8) null g4 g14 st.b32\n\
 send(8) null g0 end { align1 1Q EOT };\n\
 ";
     assert_eq!(lowered(CMP64_BCSEL, Strategy::Bool32), want);
@@ -155,18 +145,16 @@ fn cmp64_bcsel_bool16() {
 and(8) g2<1>UD g1<8,8,1>UD 0x00000007UD\n\
 mul(8) g3<1>UD g1<8,8,1>UD 0x0010UW\n\
 mul(8) g4<1>UD g1<8,8,1>UD 0x0008UW\n\
-add(8) g5<1>UD g3<8,8,1>UD 0x00000000UD\n\
-send(8) g6 g5 ld.b64\n\
-add(8) g8<1>UD g3<8,8,1>UD 0x00000008UD\n\
-send(8) g9 g8 ld.b32\n\
-mov(1) g10<1>UQ 0x0000000100000000UQ { align1 WE_all 1N };\n\
-mov(1) g11<1>UD 0x0000002aUD { align1 WE_all 1N };\n\
-cmp.l.f0.0(8) g12<1>UQ g6<4,4,1>UQ g10<0,1,0>UQ\n\
-mov(8) g14<2>W g12<16,4,4>W\n\
-mov.nz.f0.0(8) null<1>W g14<16,8,2>W\n\
-(+f0.0) sel(8) g15<1>UD g9<8,8,1>UD g11<0,1,0>UD\n\
-add(8) g16<1>UD g4<8,8,1>UD 0x00000000UD\n\
-send(8) null g16 g15 st.b32\n\
+send(8) g5 g3 ld.b64\n\
+add(8) g7<1>UD g3<8,8,1>UD 0x00000008UD\n\
+send(8) g8 g7 ld.b32\n\
+mov(1) g9<1>UQ 0x0000000100000000UQ { align1 WE_all 1N };\n\
+mov(1) g10<1>UD 0x0000002aUD { align1 WE_all 1N };\n\
+cmp.l.f0.0(8) g11<1>UQ g5<4,4,1>UQ g9<0,1,0>UQ\n\
+mov(8) g13<2>W g11<16,4,4>W\n\
+mov.nz.f0.0(8) null<1>W g13<16,8,2>W\n\
+(+f0.0) sel(8) g14<1>UD g8<8,8,1>UD g10<0,1,0>UD\n\
+send(8) null g4 g14 st.b32\n\
 send(8) null g0 end { align1 1Q EOT };\n\
 ";
     assert_eq!(lowered(CMP64_BCSEL, Strategy::Bool16), want);
@@ -178,17 +166,15 @@ fn cmp64_bcsel_native() {
 and(8) g2<1>UD g1<8,8,1>UD 0x00000007UD\n\
 mul(8) g3<1>UD g1<8,8,1>UD 0x0010UW\n\
 mul(8) g4<1>UD g1<8,8,1>UD 0x0008UW\n\
-add(8) g5<1>UD g3<8,8,1>UD 0x00000000UD\n\
-send(8) g6 g5 ld.b64\n\
-add(8) g8<1>UD g3<8,8,1>UD 0x00000008UD\n\
-send(8) g9 g8 ld.b32\n\
-mov(1) g10<1>UQ 0x0000000100000000UQ { align1 WE_all 1N };\n\
-mov(1) g11<1>UD 0x0000002aUD { align1 WE_all 1N };\n\
-cmp.l.f0.0(8) g12<1>UQ g6<4,4,1>UQ g10<0,1,0>UQ\n\
-mov.nz.f0.0(8) null<1>D g12<8,4,2>D\n\
-(+f0.0) sel(8) g14<1>UD g9<8,8,1>UD g11<0,1,0>UD\n\
-add(8) g15<1>UD g4<8,8,1>UD 0x00000000UD\n\
-send(8) null g15 g14 st.b32\n\
+send(8) g5 g3 ld.b64\n\
+add(8) g7<1>UD g3<8,8,1>UD 0x00000008UD\n\
+send(8) g8 g7 ld.b32\n\
+mov(1) g9<1>UQ 0x0000000100000000UQ { align1 WE_all 1N };\n\
+mov(1) g10<1>UD 0x0000002aUD { align1 WE_all 1N };\n\
+cmp.l.f0.0(8) g11<1>UQ g5<4,4,1>UQ g9<0,1,0>UQ\n\
+mov.nz.f0.0(8) null<1>D g11<8,4,2>D\n\
+(+f0.0) sel(8) g13<1>UD g8<8,8,1>UD g10<0,1,0>UD\n\
+send(8) null g4 g13 st.b32\n\
 send(8) null g0 end { align1 1Q EOT };\n\
 ";
     assert_eq!(lowered(CMP64_BCSEL, Strategy::Native), want);
@@ -200,16 +186,14 @@ fn cmp64_bcsel_flag() {
 and(8) g2<1>UD g1<8,8,1>UD 0x00000007UD\n\
 mul(8) g3<1>UD g1<8,8,1>UD 0x0010UW\n\
 mul(8) g4<1>UD g1<8,8,1>UD 0x0008UW\n\
-add(8) g5<1>UD g3<8,8,1>UD 0x00000000UD\n\
-send(8) g6 g5 ld.b64\n\
-add(8) g8<1>UD g3<8,8,1>UD 0x00000008UD\n\
-send(8) g9 g8 ld.b32\n\
-mov(1) g10<1>UQ 0x0000000100000000UQ { align1 WE_all 1N };\n\
-mov(1) g11<1>UD 0x0000002aUD { align1 WE_all 1N };\n\
-cmp.l.f0.1(8) null<1>UQ g6<4,4,1>UQ g10<0,1,0>UQ\n\
-(+f0.1) sel(8) g12<1>UD g9<8,8,1>UD g11<0,1,0>UD\n\
-add(8) g13<1>UD g4<8,8,1>UD 0x00000000UD\n\
-send(8) null g13 g12 st.b32\n\
+send(8) g5 g3 ld.b64\n\
+add(8) g7<1>UD g3<8,8,1>UD 0x00000008UD\n\
+send(8) g8 g7 ld.b32\n\
+mov(1) g9<1>UQ 0x0000000100000000UQ { align1 WE_all 1N };\n\
+mov(1) g10<1>UD 0x0000002aUD { align1 WE_all 1N };\n\
+cmp.l.f0.1(8) null<1>UQ g5<4,4,1>UQ g9<0,1,0>UQ\n\
+(+f0.1) sel(8) g11<1>UD g8<8,8,1>UD g10<0,1,0>UD\n\
+send(8) null g4 g11 st.b32\n\
 send(8) null g0 end { align1 1Q EOT };\n\
 ";
     assert_eq!(lowered(CMP64_BCSEL, Strategy::Flag), want);

@@ -3,6 +3,7 @@
 //! Exit codes: 0 on success, 1 when something was found (a mismatch, a
 //! failing verdict), 2 for bad usage or bad input.
 
+mod campaign;
 mod cmd;
 mod inputs;
 mod output;
@@ -28,6 +29,12 @@ enum Command {
     Run(cmd::run::Args),
     /// Compare static instruction counts of two configs over a directory (shader-db style).
     Stats(cmd::stats::Args),
+    /// Run a fuzz campaign.
+    Fuzz(cmd::fuzz::Args),
+    /// Re-run a finding exactly.
+    Repro(cmd::repro::Args),
+    /// Merge the outputs of campaign shards.
+    Merge(cmd::merge::Args),
     /// Run an EU assembly file in the simulator and print per-lane outputs.
     Asm(cmd::asm::Args),
     /// Generate a random case (.sir with its dispatch), or statistics over many.
@@ -53,6 +60,9 @@ fn main() -> ExitCode {
         Command::Compile(a) => cmd::compile::run(a),
         Command::Run(a) => cmd::run::run(a),
         Command::Stats(a) => cmd::stats::run(a),
+        Command::Fuzz(a) => cmd::fuzz::run(a),
+        Command::Repro(a) => cmd::repro::run(a),
+        Command::Merge(a) => cmd::merge::run(a),
     };
     match result {
         Ok(code) => code,

@@ -7,7 +7,7 @@
 //! written (with the slot type's size) exactly where the oracle writes it.
 
 use crate::interp::{run, InterpConfig, InterpError, Outputs};
-use compiler::{CompileError, CompileOptions, PassSet, Strategy};
+use compiler::{BugSet, CompileError, CompileOptions, PassSet, Strategy};
 use ir::value::{format_value, values_agree};
 use ir::{Case, Dispatch, Program};
 use std::fmt;
@@ -22,6 +22,20 @@ pub struct Config {
     pub simd: u32,
     /// Passes.
     pub passes: PassSet,
+    /// Injected bugs (none normally).
+    pub bugs: BugSet,
+}
+
+impl Config {
+    /// A config with no injected bugs.
+    pub fn new(strategy: Strategy, simd: u32, passes: PassSet) -> Config {
+        Config {
+            strategy,
+            simd,
+            passes,
+            bugs: BugSet::NONE,
+        }
+    }
 }
 
 impl fmt::Display for Config {
@@ -30,7 +44,11 @@ impl fmt::Display for Config {
             f,
             "--strategy {} --simd {} --passes {}",
             self.strategy, self.simd, self.passes
-        )
+        )?;
+        if !self.bugs.is_empty() {
+            write!(f, " --inject {}", self.bugs)?;
+        }
+        Ok(())
     }
 }
 
@@ -249,10 +267,18 @@ pub fn expected_outputs(case: &Case, simd: u32) -> Result<Outputs, Verdict> {
 
 /// Compiles, catching panics.
 pub fn compile_caught(p: &Program, config: &Config) -> Result<compiler::Compiled, Verdict> {
-    let opts = CompileOptions::new(config.strategy, config.simd, config.passes.clone());
+    let opts = CompileOptions::new(config.strategy, config.simd, config.passes.clone())
+        .with_bugs(config.bugs);
     IN_COMPILER.with(|c| c.set(true));
     let r = catch_unwind(AssertUnwindSafe(|| compiler::compile(p, &opts)));
     IN_COMPILER.with(|c| c.set(false));
+    verdict_of_compile(r)
+}
+
+type CompileOutcome = std::thread::Result<Result<compiler::Compiled, CompileError>>;
+
+/// Turns a caught compile into the compiled program or the verdict that ends the check.
+fn verdict_of_compile(r: CompileOutcome) -> Result<compiler::Compiled, Verdict> {
     match r {
         Ok(Ok(c)) => Ok(c),
         Ok(Err(CompileError::CompilerLimit(m))) => Err(Verdict::CompilerLimit(m)),
@@ -305,6 +331,45 @@ pub fn install_panic_hook() {
     });
 }
 
+/// The verdict of one case under one config, given the oracle's outputs
+/// (computed once per case and SIMD width), and the passes that changed the
+/// program on the way.
+pub fn check_against(case: &Case, config: &Config, expected: &Outputs) -> (Verdict, Vec<String>) {
+    let opts = CompileOptions::new(config.strategy, config.simd, config.passes.clone())
+        .with_bugs(config.bugs);
+    let mut changed = Vec::new();
+    IN_COMPILER.with(|c| c.set(true));
+    let r = catch_unwind(AssertUnwindSafe(|| {
+        compiler::compile_with_hook(&case.program, &opts, &mut |s| match s {
+            compiler::Snapshot::Ir { pass, .. } if pass != "input" => {
+                changed.push(format!("ir:{pass}"))
+            }
+            compiler::Snapshot::Eu { pass, .. } if pass != "lowering" => {
+                changed.push(format!("eu:{pass}"))
+            }
+            _ => {}
+        })
+    }));
+    IN_COMPILER.with(|c| c.set(false));
+    let compiled = match verdict_of_compile(r) {
+        Ok(c) => c,
+        Err(v) => return (v, changed),
+    };
+    let d = case
+        .dispatch
+        .as_ref()
+        .expect("a case with expected outputs has a dispatch");
+    let v = simulate_and_compare(
+        &compiled.program,
+        eu::MachineConfig::GFX11,
+        &case.program,
+        d,
+        config.simd,
+        expected,
+    );
+    (v, changed)
+}
+
 /// The verdict of one case under one config.
 pub fn check(case: &Case, config: &Config) -> Verdict {
     let expected = match expected_outputs(case, config.simd) {
@@ -333,7 +398,8 @@ pub fn check_virtual(case: &Case, config: &Config) -> Verdict {
         Ok(o) => o,
         Err(v) => return v,
     };
-    let opts = CompileOptions::new(config.strategy, config.simd, config.passes.clone());
+    let opts = CompileOptions::new(config.strategy, config.simd, config.passes.clone())
+        .with_bugs(config.bugs);
     let mut virt = None;
     let r = catch_unwind(AssertUnwindSafe(|| {
         compiler::compile_with_hook(&case.program, &opts, &mut |s| {

@@ -6,6 +6,8 @@
 pub mod check;
 pub mod expected;
 pub mod interp;
+pub mod localize;
 
 pub use check::{check, Config, LaneDiff, Verdict};
 pub use interp::{run, InterpConfig, InterpError, Outputs};
+pub use localize::{localize, Step, Trail};

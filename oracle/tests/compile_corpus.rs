@@ -25,7 +25,11 @@ fn corpus() -> Vec<(String, ir::Case)> {
 }
 
 fn pass_sets() -> Vec<PassSet> {
-    let mut v = vec![PassSet::none(), PassSet::all()];
+    let mut v = vec![
+        PassSet::none(),
+        PassSet::all(),
+        PassSet::parse("all,bitfield=expand").expect("valid pass set"),
+    ];
     v.extend((0..PASSES.len()).map(PassSet::single));
     v
 }
@@ -39,11 +43,7 @@ fn corpus_agrees_under_every_config() {
         for strategy in Strategy::ALL {
             for simd in [8, 16, 32] {
                 for passes in pass_sets() {
-                    let config = Config {
-                        strategy,
-                        simd,
-                        passes,
-                    };
+                    let config = Config::new(strategy, simd, passes);
                     runs += 1;
                     let v = check(&case, &config);
                     if v != Verdict::Pass {
@@ -74,11 +74,7 @@ fn corpus_agrees_on_virtual_registers() {
     for (name, case) in corpus() {
         for strategy in Strategy::ALL {
             for simd in [8, 16, 32] {
-                let config = Config {
-                    strategy,
-                    simd,
-                    passes: PassSet::all(),
-                };
+                let config = Config::new(strategy, simd, PassSet::all());
                 let v = check_virtual(&case, &config);
                 if v != Verdict::Pass {
                     failures.push(format!("{name} {config}: {v}"));

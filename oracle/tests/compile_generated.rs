@@ -22,11 +22,7 @@ fn generated_programs_agree() {
         let simd = [8, 16, 32][(seed % 3) as usize];
         for strategy in Strategy::ALL {
             for passes in [PassSet::none(), PassSet::all()] {
-                let config = Config {
-                    strategy,
-                    simd,
-                    passes,
-                };
+                let config = Config::new(strategy, simd, passes);
                 let v = check(&case, &config);
                 runs += 1;
                 if matches!(v, Verdict::CompilerLimit(_)) {

@@ -1,67 +1,221 @@
-//! Conditional-modifier propagation, basic form (brw
-//! `opt_cmod_propagation`, EU-MODEL §5.1).
+//! Conditional-modifier propagation (brw `opt_cmod_propagation`,
+//! EU-MODEL §5.1).
 //!
-//! A **consumer** is an unpredicated instruction with a null destination
-//! testing a value against zero: `cmp.z/.nz null, x, 0` (src1 an immediate
-//! zero of src0's type) or `mov.z/.nz null, x` (no `.sat`, and either the
-//! same type or an integer widening, which keeps zero-ness). `x` must be a
-//! GRF without source modifiers.
+//! Block-local, walking each block backwards. A **consumer** is an
+//! unpredicated instruction with a null destination and a relational cmod
+//! (`.z .nz .g .ge .l .le`) whose src0 is a GRF:
 //!
-//! Walking back in the block to the **producer** P, the last instruction
-//! writing any byte `x` reads, the pass refuses as soon as an instruction in
-//! between writes one of the consumer's flag bytes; reads of those bytes in
-//! between forbid moving a cmod. P must be unpredicated, have the same exec
-//! size, group and NoMask, write exactly the elements `x` reads (channel c
-//! writes what channel c reads) with `x`'s type size (a float producer needs
-//! `x` of the same type; an integer one an integer `x`), and have no
-//! `.sat`. Then:
+//! * `cmp.cmod null x, 0` (src1 an immediate zero; no `abs` on x);
+//! * `mov.cmod null x` (no `.sat`, no `abs`);
+//! * `and.nz null x, 1` (x not negated);
+//! * `not.z/.nz null x` (the NOT path below);
+//! * `cmp.cmod null a, b` with b not zero and float sources (the CMP→ADD
+//!   path below).
 //!
-//! * P is a CMP/CMPN (cmod = the relation, result 0/~0 in every byte, so
-//!   `x` may view it with any type of its size): only a `.nz` consumer on
-//!   the same flag subregister, and a destination that is not 64-bit (its
-//!   upper dword is undefined), is deleted;
-//! * P already writes the same cmod to the same flag: the consumer is
-//!   deleted (the flag already holds that value);
-//! * P has no cmod, can take one (ADD AND ASR AVG FRC LZD MAD MOV MUL(float)
-//!   NOT OR RND* SHL SHR XOR), is not an integer MUL, has no negated
-//!   unsigned source, reads no flag, and nothing between P and the consumer
-//!   reads the consumer's flag bytes: the cmod and flag register move onto
-//!   P (which must still validate) and the consumer is deleted.
+//! **The scan** goes back from the consumer to the first instruction that
+//! writes a byte the consumer reads (the producer P). On the way it stops at
+//! any instruction writing one of the consumer's flag bytes and remembers
+//! whether any instruction read one of them (`read_flag`).
+//!
+//! **P must** be unpredicated, have the consumer's exec size, group and
+//! NoMask, and write exactly the elements the consumer reads (channel c
+//! reads what channel c wrote: same byte offsets; Mesa's "contiguous
+//! destination at the same offset", generalized to the strided 8/16-bit
+//! containers lowering uses). If P writes flags at all they must be exactly
+//! the consumer's flag bits (same flag subregister, group and size), else
+//! the fold is blocked.
+//!
+//! * **P is a CMP/CMPN.** Its cmod is the comparison, so no other cmod can
+//!   be put on it; its result is 0 or ~0 (the low dword of a 64-bit result
+//!   is the only defined part, and the consumer must read inside it). The
+//!   consumer is deleted when its flag is provably the relation itself: `.nz`
+//!   (any size; with a negated source only when the consumer's type is an
+//!   integer), `.g` of an unsigned view or `.l` of a signed view (not
+//!   negated). The consumer's own arithmetic (negation, a converting MOV: F
+//!   ~0 is NaN and converts to integer 0) is evaluated on both possible
+//!   values as a final check (`cmp_results_agree`). `and.nz x, 1` is only
+//!   taken here.
+//! * **Otherwise** P must not be an integer MUL and must accept a
+//!   flag-writing cmod (`can_take_cmod`: no negated UD source, no flag
+//!   source). The condition moved is the consumer's, swapped
+//!   (`brw_swap_cmod`) when its source is negated. Types must say the
+//!   consumer tests P's value (`types_compatible`): a MOV consumer follows
+//!   b23432c540b/fa51595c7f1 (float P: same source type, float destination
+//!   at least as wide; integer P: integer source of the same size, signedness
+//!   matching for inequalities, an integer destination at least as wide and
+//!   of the same signedness for inequalities); a CMP-with-0 consumer reads P's
+//!   type (or, for `.z/.nz`, an integer type of its size) and its null
+//!   destination agrees with P's type in size and float-ness. A negated
+//!   integer source only allows `.z/.nz` (−INT_MIN wraps, so the swap is
+//!   wrong there). Saturate needs no restriction: the flag is computed from
+//!   the final, saturated value. Then, if P already writes the same cmod to
+//!   the same flag, the consumer is deleted; otherwise P's cmod is replaced
+//!   (only if no instruction in between read the flag) and the flag
+//!   subregister moves with it.
+//!
+//! **CMP→ADD** (float only, df9dbc03d3d): `cmp.cmod null a, b` folds into an
+//! earlier unpredicated `add d, a, -b` (either order; or `-a, b` with the
+//! swapped cmod) of the same exec size, group and NoMask and of a's type,
+//! when neither a nor b was written between the ADD and the CMP (nor by the
+//! ADD itself). In this model a − b rounds to zero only when a = b, but
+//! ∞ − ∞ is NaN while ∞ = ∞, so only `.g`/`.l` are taken unless b is a
+//! finite immediate. A saturated ADD only takes `.g`: sat(r) > 0 ⇔ r > 0
+//! even for NaN (Mesa also allows `.le`, which NaN breaks: sat(NaN) = 0).
+//!
+//! **NOT** (`not.nz/.z null x`): the OR/AND that produced x takes the
+//! inverted condition (`or.z` for `not.nz`), as in Mesa, but only when both
+//! its sources are provably booleans (0/~0, traced through CMPs and boolean
+//! logic in the block), because ~x ≠ 0 ⇔ x = 0 only holds for booleans. A
+//! CMP producer is also taken: `not.z` tests the relation itself (deleted);
+//! `not.nz` inverts the CMP's cmod when nothing else reads the CMP's result
+//! (its destination becomes null) and no flag read intervenes — exact for
+//! integer compares, and for floats only `.z`↔`.nz` (ordered relations are
+//! not NaN-safe, 57344052b6a).
 
 use super::cfg::Cfg;
 use super::ops::{
-    access, covered_by, dst_footprint, dst_offsets, inst_valid, src_footprint, src_offsets,
+    access, dst_footprint, dst_offsets, inst_valid, is_pred_sel, overlaps, src_footprint,
+    src_offsets,
 };
+use crate::bugs::Bug;
 use crate::passes::PassCtx;
 use crate::vir::VProgram;
-use eu::{CondMod, Instruction, Opcode, SrcKind};
+use eu::{CondMod, DstKind, FlagReg, Instruction, MachineConfig, Opcode, RegType, Src, SrcKind};
 
-/// The tested source of a consumer, if `c` is one.
-fn consumer_src(c: &Instruction) -> Option<eu::Src> {
-    if c.pred.is_some()
-        || !c.dst.is_null()
-        || !matches!(c.cmod, Some(CondMod::Z | CondMod::Nz))
-        || !c.writes_flag()
-    {
-        return None;
+/// How deep the boolean trace of the NOT path follows logic operations.
+const BOOL_DEPTH: u32 = 4;
+
+/// `brw_swap_cmod`: the condition on −x equal to `c` on x.
+fn swap_cmod(c: CondMod) -> CondMod {
+    match c {
+        CondMod::G => CondMod::L,
+        CondMod::L => CondMod::G,
+        CondMod::Ge => CondMod::Le,
+        CondMod::Le => CondMod::Ge,
+        other => other,
     }
-    let x = *c.srcs.first()?;
-    if !matches!(x.kind, SrcKind::Grf { .. }) || x.neg || x.abs {
-        return None;
+}
+
+/// `brw_negate_cmod`: the logical inverse (not NaN-safe for ordered
+/// relations).
+fn negate_cmod(c: CondMod) -> Option<CondMod> {
+    Some(match c {
+        CondMod::Z => CondMod::Nz,
+        CondMod::Nz => CondMod::Z,
+        CondMod::G => CondMod::Le,
+        CondMod::Le => CondMod::G,
+        CondMod::Ge => CondMod::L,
+        CondMod::L => CondMod::Ge,
+        CondMod::O | CondMod::U => return None,
+    })
+}
+
+fn is_relation(c: CondMod) -> bool {
+    !matches!(c, CondMod::O | CondMod::U)
+}
+
+fn is_zero_test(c: CondMod) -> bool {
+    matches!(c, CondMod::Z | CondMod::Nz)
+}
+
+fn sign_bit(ty: RegType) -> u64 {
+    1u64 << (8 * ty.size() - 1)
+}
+
+/// An immediate equal to zero in its type (±0 for floats).
+fn is_zero_imm(s: &Src) -> bool {
+    match s.kind {
+        SrcKind::Imm(bits) if s.ty.is_float() => bits & s.ty.mask() & !sign_bit(s.ty) == 0,
+        SrcKind::Imm(bits) => bits & s.ty.mask() == 0,
+        _ => false,
     }
-    let ok = match c.op {
-        Opcode::Cmp => {
-            let z = c.srcs[1];
-            z.ty == x.ty && matches!(z.kind, SrcKind::Imm(0))
+}
+
+/// An integer immediate equal to one.
+fn is_one_imm(s: &Src) -> bool {
+    matches!(s.kind, SrcKind::Imm(1)) && s.ty.is_int() && !s.ty.is_vector_imm()
+}
+
+/// A float immediate that is neither infinite nor NaN.
+fn is_finite_imm(s: &Src) -> bool {
+    let SrcKind::Imm(bits) = s.kind else {
+        return false;
+    };
+    let exp = match s.ty {
+        RegType::HF => 0x7c00,
+        RegType::F => 0x7f80_0000,
+        RegType::DF => 0x7ff0_0000_0000_0000,
+        _ => return false,
+    };
+    bits & exp != exp
+}
+
+/// Whether `x` is `y` with the negate modifier flipped (a float immediate:
+/// with the sign bit flipped).
+fn negative_equals(x: &Src, y: &Src) -> bool {
+    match (x.kind, y.kind) {
+        (SrcKind::Imm(a), SrcKind::Imm(b)) => {
+            x.ty == y.ty && x.ty.is_float() && (a ^ sign_bit(x.ty)) & x.ty.mask() == b & y.ty.mask()
         }
-        Opcode::Mov => {
-            !c.sat
-                && (c.dst.ty == x.ty
-                    || (c.dst.ty.is_int() && x.ty.is_int() && c.dst.ty.size() >= x.ty.size()))
+        (SrcKind::Grf { .. }, SrcKind::Grf { .. }) => {
+            let mut t = *x;
+            t.neg = !t.neg;
+            t == *y
         }
         _ => false,
+    }
+}
+
+/// The flag register the moved cmod uses: the consumer's.
+fn moved_flag(producer: &Instruction, consumer: &Instruction, ctx: &PassCtx) -> FlagReg {
+    if producer.flag != consumer.flag && ctx.bugs.has(Bug::CmodPropFlagSubreg) {
+        // Injected bug (BUGS.md: cmod-prop-flag-subreg): the cmod moves but
+        // the flag subregister does not, so the flag the consumer wrote (f0.1,
+        // f1.x) is now written to the producer's f0.0 (8030cb75c18).
+        return producer.flag;
+    }
+    consumer.flag
+}
+
+/// Deletes an instruction (compaction removes it).
+fn kill(i: &mut Instruction) {
+    *i = Instruction::new(Opcode::Nop, i.exec_size);
+}
+
+/// Unpredicated, same exec size, group and NoMask, GRF destination.
+fn same_shape(p: &Instruction, c: &Instruction) -> bool {
+    p.pred.is_none()
+        && p.exec_size == c.exec_size
+        && p.group == c.group
+        && p.we_all == c.we_all
+        && matches!(p.dst.kind, DstKind::Grf { .. })
+        && p.op.has_dst()
+        && p.msg.is_none()
+}
+
+/// P writes no flags, or exactly the consumer's flag bits.
+fn flags_compatible(p: &Instruction, c: &Instruction) -> bool {
+    !p.writes_flag() || (p.flag == c.flag && p.group == c.group && p.exec_size == c.exec_size)
+}
+
+/// Channel c of `x` reads exactly the byte offset channel c of `p` wrote.
+fn offsets_equal(p: &Instruction, x: &Src, exec: u8) -> bool {
+    match (dst_offsets(&p.dst, exec), src_offsets(x, exec)) {
+        (Some(d), Some(s)) => d == s,
+        _ => false,
+    }
+}
+
+/// Channel c of `x` reads inside the defined part (low dword at most) of
+/// CMP `p`'s element c.
+fn within_cmp_result(p: &Instruction, x: &Src, exec: u8) -> bool {
+    let (Some(d), Some(s)) = (dst_offsets(&p.dst, exec), src_offsets(x, exec)) else {
+        return false;
     };
-    ok.then_some(x)
+    let defined = p.dst.ty.size().min(4);
+    d.iter()
+        .zip(&s)
+        .all(|(&d, &s)| s >= d && s + x.ty.size() <= d + defined)
 }
 
 fn can_take_cmod(p: &Instruction) -> bool {
@@ -82,7 +236,7 @@ fn can_take_cmod(p: &Instruction) -> bool {
         | Opcode::Shl
         | Opcode::Shr
         | Opcode::Xor => true,
-        Opcode::Mul => p.srcs.iter().all(|s| s.ty.is_float()),
+        Opcode::Mul => p.dst.ty.is_float(),
         _ => false,
     };
     ok_op
@@ -96,89 +250,477 @@ fn can_take_cmod(p: &Instruction) -> bool {
             .any(|s| matches!(s.kind, SrcKind::Flag { .. }))
 }
 
+/// A value as the consumer's arithmetic sees it (signs, zero and NaN are
+/// all a cmod can tell apart).
+#[derive(Clone, Copy)]
+enum Val {
+    Int(i128),
+    Float(f64),
+}
+
+fn wrap(x: i128, ty: RegType) -> i128 {
+    let bits = 8 * ty.size();
+    let m = x.rem_euclid(1i128 << bits);
+    if ty.is_signed_int() && m >= 1i128 << (bits - 1) {
+        m - (1i128 << bits)
+    } else {
+        m
+    }
+}
+
+fn convert(v: Val, to: RegType) -> Val {
+    match v {
+        Val::Int(x) if to.is_float() => Val::Float(x as f64),
+        Val::Int(x) => Val::Int(wrap(x, to)),
+        Val::Float(f) if to.is_float() => Val::Float(f),
+        Val::Float(f) if f.is_nan() => Val::Int(0),
+        Val::Float(f) => Val::Int((f.trunc() as i128).clamp(to.int_min(), to.int_max())),
+    }
+}
+
+fn test(v: Val, c: CondMod) -> Option<bool> {
+    Some(match v {
+        Val::Int(x) => match c {
+            CondMod::Z => x == 0,
+            CondMod::Nz => x != 0,
+            CondMod::G => x > 0,
+            CondMod::Ge => x >= 0,
+            CondMod::L => x < 0,
+            CondMod::Le => x <= 0,
+            _ => return None,
+        },
+        Val::Float(f) if f.is_nan() => c == CondMod::Nz,
+        Val::Float(f) => match c {
+            CondMod::Z => f == 0.0,
+            CondMod::Nz => f != 0.0,
+            CondMod::G => f > 0.0,
+            CondMod::Ge => f >= 0.0,
+            CondMod::L => f < 0.0,
+            CondMod::Le => f <= 0.0,
+            _ => return None,
+        },
+    })
+}
+
+/// The flag consumer `c` computes when its source `x` reads all-zero
+/// (`ones` false) or all-one bytes.
+fn consumer_flag(c: &Instruction, x: &Src, ones: bool) -> Option<bool> {
+    let ty = x.ty;
+    let mut v = if ty.is_float() {
+        Val::Float(if ones { f64::NAN } else { 0.0 })
+    } else if !ones {
+        Val::Int(0)
+    } else if ty.is_signed_int() {
+        Val::Int(-1)
+    } else {
+        Val::Int(ty.int_max())
+    };
+    if x.neg {
+        v = match v {
+            Val::Int(i) if ty.is_signed_int() => Val::Int(wrap(-i, ty)),
+            Val::Int(i) => Val::Int(-i),
+            Val::Float(f) => Val::Float(-f),
+        };
+    }
+    let v = match c.op {
+        Opcode::Cmp => v,
+        Opcode::Mov => convert(v, c.dst.ty),
+        Opcode::And => Val::Int(if ones { 1 } else { 0 }),
+        _ => return None,
+    };
+    test(v, c.cmod?)
+}
+
+/// Whether the consumer's flag equals the CMP's relation for both results.
+fn cmp_results_agree(c: &Instruction, x: &Src) -> bool {
+    consumer_flag(c, x, false) == Some(false) && consumer_flag(c, x, true) == Some(true)
+}
+
+/// Whether a MOV/CMP-with-0 consumer with cmod `cmod` tests P's value.
+fn types_compatible(p: &Instruction, c: &Instruction, x: &Src, cmod: CondMod) -> bool {
+    let (t, xt, d) = (p.dst.ty, x.ty, c.dst.ty);
+    let z = is_zero_test(cmod);
+    if xt.size() != t.size() || (x.neg && xt.is_int() && !z) {
+        return false;
+    }
+    match c.op {
+        Opcode::Mov if t.is_float() => xt == t && d.is_float() && d.size() >= t.size(),
+        Opcode::Mov => {
+            xt.is_int()
+                && (z || xt.is_signed_int() == t.is_signed_int())
+                && (d.is_float()
+                    || (d.size() >= t.size() && (z || d.is_signed_int() == t.is_signed_int())))
+        }
+        Opcode::Cmp => {
+            (xt == t || (z && xt.is_int() && t.is_int()))
+                && (d == t || (d.size() == t.size() && d.is_float() == t.is_float()))
+        }
+        _ => false,
+    }
+}
+
+/// Scans back from consumer `j` for the last writer of `fp` in the block.
+/// Returns it and whether the consumer's flag bytes were read in between;
+/// None if an instruction in between writes those flag bytes.
+fn find_producer(
+    p: &VProgram,
+    start: usize,
+    j: usize,
+    fp: &[(u32, u32)],
+    cflags: u8,
+) -> Option<(usize, bool)> {
+    let mut read_flag = false;
+    for k in (start..j).rev() {
+        let a = access(&p.insts[k]);
+        if overlaps(&a.writes, fp) {
+            return Some((k, read_flag));
+        }
+        if a.flag_writes & cflags != 0 {
+            return None;
+        }
+        read_flag |= (a.flag_lane_reads | a.flag_raw_reads) & cflags != 0;
+    }
+    None
+}
+
+/// The three consumer kinds of the main path.
+fn general(p: &mut VProgram, start: usize, j: usize, ctx: &PassCtx, m: &MachineConfig) -> bool {
+    let c = p.insts[j].clone();
+    let x = c.srcs[0];
+    let Some(cmod) = c.cmod else { return false };
+    let cflags = access(&c).flag_writes;
+    let Some((k, read_flag)) = find_producer(p, start, j, &src_footprint(&x, c.exec_size), cflags)
+    else {
+        return false;
+    };
+    let pi = p.insts[k].clone();
+    if !same_shape(&pi, &c) || !flags_compatible(&pi, &c) {
+        return false;
+    }
+    if matches!(pi.op, Opcode::Cmp | Opcode::Cmpn) {
+        // The CMP's result is 0/~0: the consumer is redundant when it tests
+        // exactly the relation; a different cmod can never go on a CMP.
+        let invariant = match cmod {
+            CondMod::Nz => c.dst.ty.is_int() || !x.neg,
+            CondMod::G => !x.neg && x.ty.is_int() && !x.ty.is_signed_int(),
+            CondMod::L => !x.neg && x.ty.is_signed_int(),
+            _ => false,
+        };
+        if invariant && within_cmp_result(&pi, &x, c.exec_size) && cmp_results_agree(&c, &x) {
+            kill(&mut p.insts[j]);
+            return true;
+        }
+        return false;
+    }
+    if c.op == Opcode::And
+        || !offsets_equal(&pi, &x, c.exec_size)
+        || (pi.op == Opcode::Mul && !pi.dst.ty.is_float())
+        || !can_take_cmod(&pi)
+    {
+        return false;
+    }
+    let cond = if x.neg { swap_cmod(cmod) } else { cmod };
+    let already = pi.writes_flag() && pi.cmod == Some(cond);
+    if !already && read_flag {
+        return false;
+    }
+    if !types_compatible(&pi, &c, &x, cmod) {
+        // Injected bug (BUGS.md: cmod-prop-type-mismatch): the consumer
+        // converts or reinterprets P's value (`int(uint(f)) < 0` tested as
+        // `uint(f) < 0`, 1e128e9b69c, 2dff9a66b62), yet the cmod is moved.
+        if !ctx.bugs.has(Bug::CmodPropTypeMismatch) {
+            return false;
+        }
+    }
+    if !already {
+        let mut np = pi.clone();
+        np.cmod = Some(cond);
+        np.flag = moved_flag(&pi, &c, ctx);
+        if !inst_valid(&np, m) {
+            return false;
+        }
+        p.insts[k] = np;
+    }
+    kill(&mut p.insts[j]);
+    true
+}
+
+/// Which way an ADD matches the CMP's a − b: Some(false) for a − b,
+/// Some(true) for b − a (the cmod swaps).
+fn add_matches(s: &Instruction, a: &Src, b: &Src) -> Option<bool> {
+    let (s0, s1) = (&s.srcs[0], &s.srcs[1]);
+    if (s0 == a && negative_equals(s1, b)) || (s1 == a && negative_equals(s0, b)) {
+        Some(false)
+    } else if (negative_equals(s0, a) && s1 == b) || (negative_equals(s1, a) && s0 == b) {
+        Some(true)
+    } else {
+        None
+    }
+}
+
+/// `cmp.cmod null a, b` (float, b ≠ 0) into the ADD computing a − b.
+fn cmp_to_add(p: &mut VProgram, start: usize, j: usize, ctx: &PassCtx, m: &MachineConfig) -> bool {
+    let c = p.insts[j].clone();
+    let (a, b) = (c.srcs[0], c.srcs[1]);
+    let Some(cmod) = c.cmod else { return false };
+    let cflags = access(&c).flag_writes;
+    let mut ab = src_footprint(&a, c.exec_size);
+    ab.extend(src_footprint(&b, c.exec_size));
+    let mut read_flag = false;
+    let mut ab_written = false;
+    for k in (start..j).rev() {
+        let s = p.insts[k].clone();
+        let acc = access(&s);
+        let matched = if s.op == Opcode::Add && same_shape(&s, &c) && s.dst.ty == a.ty {
+            add_matches(&s, &a, &b)
+        } else {
+            None
+        };
+        if let Some(negate) = matched {
+            if flags_compatible(&s, &c) {
+                if ab_written || overlaps(&acc.writes, &ab) {
+                    return false;
+                }
+                let cond = if negate { swap_cmod(cmod) } else { cmod };
+                // ∞ − ∞ = NaN although ∞ = ∞: only .g/.l hold for any
+                // operands; a finite immediate b rules the case out.
+                if !matches!(cond, CondMod::G | CondMod::L) && !is_finite_imm(&b) {
+                    return false;
+                }
+                if s.sat && cond != CondMod::G {
+                    // Injected bug (BUGS.md: cmod-prop-saturate): a saturated
+                    // ADD takes a condition the clamp changes, e.g. `.l`
+                    // although sat(a - b) < 0 never holds (b91ecee04ab,
+                    // 36abb0c6918).
+                    if !ctx.bugs.has(Bug::CmodPropSaturate) {
+                        return false;
+                    }
+                }
+                let fresh = !read_flag && s.cmod.is_none();
+                if !can_take_cmod(&s) || !(fresh || (s.writes_flag() && s.cmod == Some(cond))) {
+                    return false;
+                }
+                let mut ns = s.clone();
+                ns.cmod = Some(cond);
+                ns.flag = moved_flag(&s, &c, ctx);
+                if !inst_valid(&ns, m) {
+                    return false;
+                }
+                p.insts[k] = ns;
+                kill(&mut p.insts[j]);
+                return true;
+            }
+        }
+        if acc.flag_writes & cflags != 0 {
+            return false;
+        }
+        read_flag |= (acc.flag_lane_reads | acc.flag_raw_reads) & cflags != 0;
+        ab_written |= overlaps(&acc.writes, &ab);
+    }
+    false
+}
+
+/// Whether source `s` of an instruction at `at` (exec size, group and
+/// NoMask of `shape`) is a boolean (0 or ~0 in every element it reads),
+/// traced back inside the block. `logic`: negation is bitwise NOT.
+fn is_boolean(
+    p: &VProgram,
+    start: usize,
+    at: usize,
+    shape: &Instruction,
+    s: &Src,
+    logic: bool,
+    depth: u32,
+) -> bool {
+    match s.kind {
+        SrcKind::Imm(bits) => {
+            let v = bits & s.ty.mask();
+            s.ty.is_int() && !s.ty.is_vector_imm() && (v == 0 || v == s.ty.mask())
+        }
+        SrcKind::Grf { .. } => {
+            if depth == 0 || s.abs || (s.neg && !logic) || s.ty.is_float() {
+                return false;
+            }
+            let fp = src_footprint(s, shape.exec_size);
+            let Some(w) = (start..at)
+                .rev()
+                .find(|&k| overlaps(&access(&p.insts[k]).writes, &fp))
+            else {
+                return false;
+            };
+            let wi = &p.insts[w];
+            if wi.exec_size != shape.exec_size
+                || wi.group != shape.group
+                || wi.we_all != shape.we_all
+                || wi.msg.is_some()
+                || !matches!(wi.dst.kind, DstKind::Grf { .. })
+                || (wi.pred.is_some() && !is_pred_sel(wi))
+            {
+                return false;
+            }
+            let exact = offsets_equal(wi, s, shape.exec_size) && wi.dst.ty.size() == s.ty.size();
+            let rec = |x: &Src, logic: bool| is_boolean(p, start, w, wi, x, logic, depth - 1);
+            match wi.op {
+                Opcode::Cmp | Opcode::Cmpn => within_cmp_result(wi, s, shape.exec_size),
+                Opcode::And | Opcode::Or | Opcode::Xor | Opcode::Not => {
+                    exact
+                        && wi.dst.ty.is_int()
+                        && wi
+                            .srcs
+                            .iter()
+                            .all(|x| x.ty.size() == wi.dst.ty.size() && rec(x, true))
+                }
+                Opcode::Mov => {
+                    let x = &wi.srcs[0];
+                    exact
+                        && !wi.sat
+                        && wi.dst.ty.is_int()
+                        && x.ty.is_int()
+                        && (x.ty.is_signed_int() || x.ty.size() >= wi.dst.ty.size())
+                        && rec(x, false)
+                }
+                Opcode::Sel if wi.pred.is_some() => {
+                    exact && !wi.sat && wi.srcs.iter().all(|x| x.ty == wi.dst.ty && rec(x, false))
+                }
+                _ => false,
+            }
+        }
+        _ => false,
+    }
+}
+
+/// Whether any instruction other than `except` reads a byte of `fp`.
+fn read_elsewhere(p: &VProgram, fp: &[(u32, u32)], except: usize) -> bool {
+    p.insts.iter().enumerate().any(|(i, inst)| {
+        i != except
+            && access(inst).reads.iter().any(|r| {
+                fp.iter()
+                    .any(|&(reg, mask)| reg == r.reg && mask & r.mask != 0)
+            })
+    })
+}
+
+/// `not.z/.nz null x` into the OR/AND (or CMP) that produced x.
+fn not_path(p: &mut VProgram, start: usize, j: usize, ctx: &PassCtx, m: &MachineConfig) -> bool {
+    let c = p.insts[j].clone();
+    let x = c.srcs[0];
+    let Some(cmod) = c.cmod else { return false };
+    if !is_zero_test(cmod) || x.neg || x.abs || !x.ty.is_int() {
+        return false;
+    }
+    let Some(cond) = negate_cmod(cmod) else {
+        return false;
+    };
+    let cflags = access(&c).flag_writes;
+    let Some((k, read_flag)) = find_producer(p, start, j, &src_footprint(&x, c.exec_size), cflags)
+    else {
+        return false;
+    };
+    let pi = p.insts[k].clone();
+    if !same_shape(&pi, &c) || !flags_compatible(&pi, &c) {
+        return false;
+    }
+    match pi.op {
+        Opcode::Or | Opcode::And => {
+            // ~x != 0 <=> x == 0 only for booleans.
+            let ok = offsets_equal(&pi, &x, c.exec_size)
+                && pi.dst.ty.is_int()
+                && pi.dst.ty.size() == x.ty.size()
+                && pi.srcs.iter().all(|s| {
+                    s.ty.size() == x.ty.size() && is_boolean(p, start, k, &pi, s, true, BOOL_DEPTH)
+                })
+                && can_take_cmod(&pi)
+                && ((!read_flag && pi.cmod.is_none())
+                    || (pi.writes_flag() && pi.cmod == Some(cond)));
+            if !ok {
+                return false;
+            }
+            let mut np = pi.clone();
+            np.cmod = Some(cond);
+            np.flag = moved_flag(&pi, &c, ctx);
+            if !inst_valid(&np, m) {
+                return false;
+            }
+            p.insts[k] = np;
+            kill(&mut p.insts[j]);
+            true
+        }
+        Opcode::Cmp => {
+            let Some(rel) = pi.cmod else { return false };
+            if !within_cmp_result(&pi, &x, c.exec_size) {
+                return false;
+            }
+            if cmod == CondMod::Z {
+                // ~x == 0 <=> x == ~0 <=> the relation: already in the flag.
+                kill(&mut p.insts[j]);
+                return true;
+            }
+            let Some(inv) = negate_cmod(rel) else {
+                return false;
+            };
+            if read_flag || read_elsewhere(p, &dst_footprint(&pi.dst, pi.exec_size), j) {
+                return false;
+            }
+            if pi.srcs[0].ty.is_float() && !is_zero_test(rel) {
+                // Injected bug (BUGS.md: cmod-prop-invert-nan): `.l` is
+                // inverted to `.ge` on a float compare, but with a NaN
+                // operand both are false (57344052b6a, c88b52745c7).
+                if !ctx.bugs.has(Bug::CmodPropInvertNan) {
+                    return false;
+                }
+            }
+            let mut np = pi.clone();
+            np.cmod = Some(inv);
+            np.dst.kind = DstKind::Null;
+            if !inst_valid(&np, m) {
+                return false;
+            }
+            p.insts[k] = np;
+            kill(&mut p.insts[j]);
+            true
+        }
+        _ => false,
+    }
+}
+
+/// Tries to fold consumer `j`; returns whether the program changed.
+fn fold(p: &mut VProgram, start: usize, j: usize, ctx: &PassCtx, m: &MachineConfig) -> bool {
+    let c = &p.insts[j];
+    let Some(cmod) = c.cmod else { return false };
+    if c.pred.is_some() || !c.dst.is_null() || !c.writes_flag() || !is_relation(cmod) {
+        return false;
+    }
+    let Some(&x) = c.srcs.first() else {
+        return false;
+    };
+    if !matches!(x.kind, SrcKind::Grf { .. }) {
+        return false;
+    }
+    match c.op {
+        Opcode::Cmp if !is_zero_imm(&c.srcs[1]) => {
+            x.ty.is_float() && cmp_to_add(p, start, j, ctx, m)
+        }
+        Opcode::Cmp if !x.abs => general(p, start, j, ctx, m),
+        Opcode::Mov if !c.sat && !x.abs => general(p, start, j, ctx, m),
+        Opcode::And if cmod == CondMod::Nz && !x.neg && !x.abs && is_one_imm(&c.srcs[1]) => {
+            general(p, start, j, ctx, m)
+        }
+        Opcode::Not => not_path(p, start, j, ctx, m),
+        _ => false,
+    }
+}
+
 /// Runs the pass; returns whether it changed the program.
-pub fn run(p: &mut VProgram, _ctx: &PassCtx) -> bool {
+pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
     let Ok(cfg) = Cfg::build(&p.insts) else {
         return false;
     };
     let machine = p.machine();
     let mut changed = false;
-    for blk in &cfg.blocks {
-        for j in blk.start..blk.end {
-            let c = p.insts[j].clone();
-            let Some(x) = consumer_src(&c) else { continue };
-            let cflags = access(&c).flag_writes;
-            let fx = src_footprint(&x, c.exec_size);
-            let mut read_between = false;
-            let mut producer = None;
-            for k in (blk.start..j).rev() {
-                let a = access(&p.insts[k]);
-                if a.writes
-                    .iter()
-                    .any(|&(r, m)| fx.iter().any(|&(r2, m2)| r == r2 && m & m2 != 0))
-                {
-                    producer = Some(k);
-                    break;
-                }
-                if a.flag_writes & cflags != 0 {
-                    break;
-                }
-                read_between |= (a.flag_lane_reads | a.flag_raw_reads) & cflags != 0;
-            }
-            let Some(k) = producer else { continue };
-            let pi = &p.insts[k];
-            let pfp = dst_footprint(&pi.dst, pi.exec_size);
-            let same_elems = dst_offsets(&pi.dst, pi.exec_size) == src_offsets(&x, c.exec_size);
-            // A CMP result is 0 or ~0 in every byte: any same-size view tests
-            // the same; otherwise a float value needs its own type (-0.0).
-            let is_cmp = matches!(pi.op, Opcode::Cmp | Opcode::Cmpn);
-            let types_ok = pi.dst.ty.size() == x.ty.size()
-                && (is_cmp
-                    || if pi.dst.ty.is_float() {
-                        x.ty == pi.dst.ty
-                    } else {
-                        x.ty.is_int()
-                    });
-            if pi.pred.is_some()
-                || pi.exec_size != c.exec_size
-                || pi.group != c.group
-                || pi.we_all != c.we_all
-                || pi.sat
-                || !same_elems
-                || !covered_by(&pfp, &fx)
-                || !covered_by(&fx, &pfp)
-                || !types_ok
-            {
-                continue;
-            }
-            if matches!(pi.op, Opcode::Cmp | Opcode::Cmpn) {
-                if c.cmod == Some(CondMod::Nz)
-                    && pi.flag == c.flag
-                    && !pi.dst.ty.is_64bit()
-                    && pi.writes_flag()
-                {
-                    p.insts[j].op = Opcode::Nop;
-                    changed = true;
-                }
-                continue;
-            }
-            if pi.cmod.is_some() {
-                if pi.writes_flag() && pi.cmod == c.cmod && pi.flag == c.flag {
-                    p.insts[j].op = Opcode::Nop;
-                    changed = true;
-                }
-                continue;
-            }
-            if read_between || !can_take_cmod(pi) {
-                continue;
-            }
-            let mut np = pi.clone();
-            np.cmod = c.cmod;
-            np.flag = c.flag;
-            if inst_valid(&np, &machine) {
-                p.insts[k] = np;
-                p.insts[j].op = Opcode::Nop;
-                changed = true;
+    for blk in cfg.blocks.iter().rev() {
+        for j in (blk.start..blk.end).rev() {
+            if p.insts[j].op != Opcode::Nop {
+                changed |= fold(p, blk.start, j, ctx, &machine);
             }
         }
     }
@@ -186,102 +728,5 @@ pub fn run(p: &mut VProgram, _ctx: &PassCtx) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::brw::testutil::{canon, check_preserves, vprog};
-
-    const HEAD: &str = "shl(8) g2<1>UD g1<8,8,1>UD 0x00000003UD\nsend(8) g3 g2 ld.b32\n";
-    const VG: &[(u32, u32)] = &[(2, 1), (3, 1), (4, 1), (5, 1), (6, 1), (7, 1)];
-    const TAIL: &str =
-        "(+f0.0) sel(8) g6<1>D g3<8,8,1>D 100D\nsend(8) null g2 g6 st.b32 { align1 1Q EOT };";
-
-    fn golden(body: &str, want: &str) {
-        let text = format!("{HEAD}{body}{TAIL}");
-        let p = vprog(8, &text, VG);
-        // Inputs around zero, INT_MIN and float values with NaN/-0.
-        let vals = [
-            0u64,
-            1,
-            0xffff_ffff,
-            0x8000_0000,
-            0x7fc0_0000,
-            0x3f80_0000,
-            0xbf80_0000,
-            5,
-            0xffff_fffb,
-            0x0001_0000,
-            2,
-            3,
-        ];
-        let q = check_preserves(&p, run, 12, &|k| vals[k as usize % vals.len()]);
-        assert_eq!(q.text(), canon(&format!("{HEAD}{want}{TAIL}")));
-    }
-
-    #[test]
-    fn cmod_moves_onto_the_producer() {
-        golden(
-            "add(8) g4<1>D g3<8,8,1>D -5D\ncmp.nz.f0.0(8) null<1>D g4<8,8,1>D 0D\n",
-            "add.nz.f0.0(8) g4<1>D g3<8,8,1>D -5D\n",
-        );
-        golden(
-            "and(8) g4<1>UD g3<8,8,1>UD 0x00000006UD\nmov.z.f0.0(8) null<1>UD g4<8,8,1>UD\n",
-            "and.z.f0.0(8) g4<1>UD g3<8,8,1>UD 0x00000006UD\n",
-        );
-        // Float: the MOV consumer must read the producer's type.
-        golden(
-            "mul(8) g4<1>F g3<8,8,1>F 0x40000000F\ncmp.z.f0.0(8) null<1>F g4<8,8,1>F 0x00000000F\n",
-            "mul.z.f0.0(8) g4<1>F g3<8,8,1>F 0x40000000F\n",
-        );
-        // An integer widening MOV keeps zero-ness; an unrelated instruction
-        // in between is fine.
-        golden(
-            "add(8) g4<2>W g3<16,8,2>W 3W\nmov(8) g5<1>D 1D\nmov.nz.f0.0(8) null<1>D g4<16,8,2>W\n",
-            "add.nz.f0.0(8) g4<2>W g3<16,8,2>W 3W\nmov(8) g5<1>D 1D\n",
-        );
-    }
-
-    #[test]
-    fn cmp_producer_only_for_nz() {
-        golden(
-            "cmp.l.f0.0(8) g4<1>D g3<8,8,1>D 3D\nmov.nz.f0.0(8) null<1>D g4<8,8,1>D\n",
-            "cmp.l.f0.0(8) g4<1>D g3<8,8,1>D 3D\n",
-        );
-        // .z would invert (c88b52745c7); another flag register is not the
-        // same value.
-        // A float compare's result read as D (Bool32 lowering).
-        golden(
-            "cmp.l.f0.0(8) g4<1>F g3<8,8,1>F 0x00000000F\nmov.nz.f0.0(8) null<1>D g4<8,8,1>D\n",
-            "cmp.l.f0.0(8) g4<1>F g3<8,8,1>F 0x00000000F\n",
-        );
-        let b = "cmp.l.f0.0(8) g4<1>D g3<8,8,1>D 3D\ncmp.z.f0.0(8) null<1>D g4<8,8,1>D 0D\n";
-        golden(b, b);
-        let b = "cmp.l.f1.0(8) g4<1>D g3<8,8,1>D 3D\ncmp.nz.f0.0(8) null<1>D g4<8,8,1>D 0D\n";
-        golden(b, b);
-    }
-
-    #[test]
-    fn refusals() {
-        for b in [
-            // A flag read in between.
-            "cmp.l.f0.0(8) null<1>D g3<8,8,1>D 1D\nadd(8) g4<1>D g3<8,8,1>D 1D\n(+f0.0) sel(8) g5<1>D g3<8,8,1>D 2D\ncmp.nz.f0.0(8) null<1>D g4<8,8,1>D 0D\n",
-            // Predicated producer.
-            "cmp.l.f0.0(8) null<1>D g3<8,8,1>D 1D\n(+f0.0) add(8) g4<1>D g3<8,8,1>D 1D\ncmp.nz.f0.0(8) null<1>D g4<8,8,1>D 0D\n",
-            // NoMask producer, masked consumer.
-            "add(8) g4<1>D g3<8,8,1>D 1D { align1 WE_all 1Q };\ncmp.nz.f0.0(8) null<1>D g4<8,8,1>D 0D\n",
-            // Different exec size (the producer writes half).
-            "add(4) g4<1>D g3<4,4,1>D 1D\nadd(4) g4.4<1>D g3.4<4,4,1>D 1D { align1 2N };\ncmp.nz.f0.0(8) null<1>D g4<8,8,1>D 0D\n",
-            // Saturate, integer MUL, SEL (no flag-writing cmod).
-            "add.sat(8) g4<1>F g3<8,8,1>F 0xbf800000F\ncmp.nz.f0.0(8) null<1>F g4<8,8,1>F 0x00000000F\n",
-            "mul(8) g4<1>D g3<8,8,1>D 3W\ncmp.nz.f0.0(8) null<1>D g4<8,8,1>D 0D\n",
-            "sel.l(8) g4<1>D g3<8,8,1>D 9D\ncmp.nz.f0.0(8) null<1>D g4<8,8,1>D 0D\n",
-            // Type change: the MOV converts F to D (0.5 -> 0).
-            "mul(8) g4<1>F g3<8,8,1>F 0x3f000000F\nmov.nz.f0.0(8) null<1>D g4<8,8,1>F\n",
-            // Float zero test through an integer view (-0.0 is not integer 0).
-            "mul(8) g4<1>F g3<8,8,1>F 0xbf800000F\ncmp.nz.f0.0(8) null<1>D g4<8,8,1>D 0D\n",
-            // Negated UD source (33-bit intermediate).
-            "add(8) g4<1>UD g3<8,8,1>UD -g2<8,8,1>UD\ncmp.z.f0.0(8) null<1>UD g4<8,8,1>UD 0x00000000UD\n",
-        ] {
-            golden(b, b);
-        }
-    }
-}
+#[path = "cmod_prop_tests.rs"]
+mod tests;

@@ -1,11 +1,10 @@
 //! Copy and constant propagation (brw `opt_copy_propagation`,
 //! EU-MODEL §5.3).
 //!
-//! A **copy** is a raw `mov dst, src`: same type, no source modifiers, no
-//! `.sat`, no cmod, unpredicated, not NoMask unless the source is an
-//! immediate (a constant is the same in every channel), a GRF or immediate
-//! source, a
-//! destination inside one vgrf whose bytes **no other instruction in the
+//! A **copy** is a `mov dst, src`: same type, no `.sat`, no cmod,
+//! unpredicated, not NoMask unless the source is an immediate (a constant is
+//! the same in every channel), a GRF or immediate source, no source
+//! modifiers except on a float GRF source (below), a destination inside one vgrf whose bytes **no other instruction in the
 //! program writes** (so the whole vgrf, or each SIMD16 half of a split SIMD32
 //! value, is written exactly once), and a source that does not overlap the
 //! destination. Its source is propagated
@@ -34,6 +33,15 @@
 //! Channels the copy did not write hold undefined data (the bytes are
 //! written only once), so reading the source there instead is a refinement.
 //!
+//! **Float modifiers.** A same-type float MOV with `-`/`(abs)` only flips or
+//! clears the sign bit (ISA.md §4, NaN payload kept). Its source, with the
+//! composed modifiers (reader `(abs)` wins; otherwise the negations cancel
+//! or add), goes only into readers of the same type that apply modifiers
+//! to the value in the same way or produce a canonical NaN whatever the
+//! input's sign: MOV, SEL, CSEL, CMP, CMPN, ADD, MUL, MAD, FRC, RND*. So
+//! `mov n -a; mul t n b` becomes `mul t -a b`, as in brw (which CSE can then
+//! match up to negation).
+//!
 //! **Immediates** go only where legal: not into a source with modifiers, not
 //! into MATH or SEND; 64-bit immediates only into MOV; src0 of a 2-source
 //! instruction only by commuting a commutative operation (ADD, MUL, AND,
@@ -48,6 +56,7 @@ use super::ops::{
     access, dst_footprint, dst_offsets, inst_valid, is_commutative, overlaps, regions_for,
     src_footprint, src_offsets,
 };
+use crate::bugs::{Bug, BugSet};
 use crate::passes::PassCtx;
 use crate::vir::{VProgram, GRF_BYTES};
 use eu::{DstKind, Instruction, MachineConfig, Opcode, Src, SrcKind};
@@ -64,8 +73,8 @@ fn is_copy(m: &Instruction, p: &VProgram, multi: &[u32]) -> bool {
     if m.we_all && !s.is_imm() {
         return false;
     }
-    if s.neg
-        || s.abs
+    // Source modifiers only on a float GRF copy (see `takes_float_mods`).
+    if ((s.neg || s.abs) && !(s.ty.is_float() && matches!(s.kind, SrcKind::Grf { .. })))
         || s.ty != m.dst.ty
         || !matches!(s.kind, SrcKind::Grf { .. } | SrcKind::Imm(_))
     {
@@ -81,6 +90,31 @@ fn is_copy(m: &Instruction, p: &VProgram, multi: &[u32]) -> bool {
         && !overlaps(&fp, &src_footprint(s, m.exec_size))
 }
 
+/// Whether `reader` applies float source modifiers to the value of a
+/// source of type `ty` exactly as a same-type MOV applies them to the bits
+/// (sign flip / sign clear, NaN payload kept, or the operation's NaN result
+/// canonical whatever the input's sign), so that a modifier may move from a
+/// float copy into it.
+fn takes_float_mods(reader: &Instruction, ty: eu::RegType) -> bool {
+    ty.is_float()
+        && reader.math.is_none()
+        && matches!(
+            reader.op,
+            Opcode::Mov
+                | Opcode::Sel
+                | Opcode::Csel
+                | Opcode::Cmp
+                | Opcode::Cmpn
+                | Opcode::Add
+                | Opcode::Mul
+                | Opcode::Mad
+                | Opcode::Frc
+                | Opcode::Rndd
+                | Opcode::Rnde
+                | Opcode::Rndz
+        )
+}
+
 /// Tries to replace `reader.srcs[k]` by the copy's source.
 fn propagate(reader: &mut Instruction, k: usize, m: &Instruction, machine: &MachineConfig) -> bool {
     let s = reader.srcs[k];
@@ -88,6 +122,22 @@ fn propagate(reader: &mut Instruction, k: usize, m: &Instruction, machine: &Mach
     if !matches!(s.kind, SrcKind::Grf { .. }) || s.ty.size() != size {
         return false;
     }
+    let ms = m.srcs[0];
+    // A copy with modifiers (float only) goes only into a reader of the same
+    // type that applies modifiers to values: reader mods R over copy mods C
+    // give abs = R.abs | C.abs, neg = R.neg if R.abs else R.neg ^ C.neg.
+    let (neg, abs) = if ms.neg || ms.abs {
+        if s.ty != ms.ty || !takes_float_mods(reader, s.ty) {
+            return false;
+        }
+        if s.abs {
+            (s.neg, true)
+        } else {
+            (s.neg ^ ms.neg, ms.abs)
+        }
+    } else {
+        (s.neg, s.abs)
+    };
     let (Some(offs), Some(dst)) = (
         src_offsets(&s, reader.exec_size),
         dst_offsets(&m.dst, m.exec_size),
@@ -103,7 +153,6 @@ fn propagate(reader: &mut Instruction, k: usize, m: &Instruction, machine: &Mach
         }
         elems.push(rel / step);
     }
-    let ms = m.srcs[0];
     let saved = reader.clone();
     match ms.kind {
         SrcKind::Imm(bits) => {
@@ -154,8 +203,8 @@ fn propagate(reader: &mut Instruction, k: usize, m: &Instruction, machine: &Mach
                     kind: SrcKind::Grf { nr, sub },
                     ty: s.ty,
                     region,
-                    neg: s.neg,
-                    abs: s.abs,
+                    neg,
+                    abs,
                 };
                 if inst_valid(reader, machine) {
                     return true;
@@ -193,7 +242,13 @@ fn written_elems(i: &Instruction) -> Option<(Vec<u32>, u32)> {
 /// written). Then the source changes only together with the copy, channel
 /// by channel, so wherever the destination holds the copy's value the
 /// source still holds the same bits.
-fn source_pinned(p: &VProgram, writes: &[Vec<(u32, u32)>], start: usize, m: usize) -> bool {
+pub(super) fn source_pinned(
+    p: &VProgram,
+    writes: &[Vec<(u32, u32)>],
+    start: usize,
+    m: usize,
+    bugs: BugSet,
+) -> bool {
     let mv = &p.insts[m];
     let s = &mv.srcs[0];
     let src_fp = src_footprint(s, mv.exec_size);
@@ -203,6 +258,14 @@ fn source_pinned(p: &VProgram, writes: &[Vec<(u32, u32)>], start: usize, m: usiz
             return true;
         }
         let wi = &p.insts[w];
+        if bugs.has(Bug::CopyPropNoMask) && wi.we_all && (start..m).contains(&w) {
+            // Injected bug (BUGS.md: copy-prop-nomask): a NoMask writer
+            // earlier in the copy's block is taken to change the source only
+            // together with the copy. It also writes the channels the copy
+            // skips, e.g. those that already left a divergent loop, which
+            // keep the old copy but see the new source.
+            return true;
+        }
         (start..m).contains(&w)
             && !wi.we_all
             && wi.exec_size == mv.exec_size
@@ -212,7 +275,7 @@ fn source_pinned(p: &VProgram, writes: &[Vec<(u32, u32)>], start: usize, m: usiz
 }
 
 /// Runs the pass; returns whether it changed the program.
-pub fn run(p: &mut VProgram, _ctx: &PassCtx) -> bool {
+pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
     let Ok(cfg) = Cfg::build(&p.insts) else {
         return false;
     };
@@ -240,7 +303,7 @@ pub fn run(p: &mut VProgram, _ctx: &PassCtx) -> bool {
             }
             let src_fp = src_footprint(&mv.srcs[0], mv.exec_size);
             let dst_fp = dst_footprint(&mv.dst, mv.exec_size);
-            let global = source_pinned(p, &writes, blk.start, m);
+            let global = source_pinned(p, &writes, blk.start, m, ctx.bugs);
             let readers: Vec<usize> = if global {
                 // Readers between the source's first writer in this block
                 // and the copy would see the new source but the old copy.
@@ -275,7 +338,7 @@ pub fn run(p: &mut VProgram, _ctx: &PassCtx) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::brw::testutil::{canon, check_preserves, vprog};
+    use crate::brw::testutil::{apply_with_bugs, canon, check_preserves, outputs, vprog};
 
     const HEAD: &str = "shl(8) g2<1>UD g1<8,8,1>UD 0x00000003UD\nsend(8) g3 g2 ld.b32\n";
     const VG: &[(u32, u32)] = &[(2, 1), (3, 1), (4, 1), (5, 1), (6, 1), (7, 1)];
@@ -387,5 +450,94 @@ mod tests {
             "mov(8) g6<1>D 0D\nmov(8) g7<1>D 0D\nL0:\ncmp.nz.f0.1(8) null<1>D g7<8,8,1>D 0D\n(+f0.1) add(8) g6<1>D g6<8,8,1>D g4<8,8,1>D\nadd(8) g5<1>D g3<8,8,1>D g7<8,8,1>D\nmov(8) g4<1>D g5<8,8,1>D\nadd(8) g7<1>D g7<8,8,1>D 1D\ncmp.l.f0.0(8) null<1>D g7<8,8,1>D 3D\n(+f0.0) while(8) JIP: L0\n",
             "mov(8) g6<1>D 0D\nmov(8) g7<1>D 0D\nL0:\ncmp.nz.f0.1(8) null<1>D g7<8,8,1>D 0D\n(+f0.1) add(8) g6<1>D g6<8,8,1>D g5<8,8,1>D\nadd(8) g5<1>D g3<8,8,1>D g7<8,8,1>D\nmov(8) g4<1>D g5<8,8,1>D\nadd(8) g7<1>D g7<8,8,1>D 1D\ncmp.l.f0.0(8) null<1>D g7<8,8,1>D 3D\n(+f0.0) while(8) JIP: L0\n",
         );
+    }
+
+    /// A divergent loop: lane k leaves after x_k iterations. Each iteration
+    /// a NoMask scalar write reads f0.0 (the lanes still looping) and a
+    /// masked copy broadcasts it; after the loop each lane reads its copy.
+    const NOMASK_LOOP: &str = "mov(8) g5<1>D 0D\nL0:\nadd(8) g5<1>D g5<8,8,1>D 1D\ncmp.l.f0.0(8) null<1>D g5<8,8,1>D g3<8,8,1>D\nmov(1) g4<1>UD f0.0<0,1,0>UW { align1 WE_all 1N };\nmov(8) g6<1>UD g4<0,1,0>UD\n(+f0.0) while(8) JIP: L0\nadd(8) g7<1>D g6<8,8,1>D 1D\nsend(8) null g2 g7 st.b32 { align1 1Q EOT };";
+
+    #[test]
+    fn no_propagation_past_a_nomask_overwrite_in_a_divergent_loop() {
+        // g4's writer is NoMask: in the iterations after lane k left, it
+        // rewrites g4 for lane k too, while g6 keeps lane k's last copy. So
+        // g6 may not be replaced by g4 after the loop (d4015bcb388).
+        let text = format!("{HEAD}{NOMASK_LOOP}");
+        let p = vprog(8, &text, VG);
+        let input = |k: u32| u64::from(k % 4 + 1);
+        let q = check_preserves(&p, run, 8, &input);
+        assert_eq!(q.text(), canon(&text));
+        let mut r = p.clone();
+        assert!(apply_with_bugs(
+            &mut r,
+            run,
+            BugSet::NONE.with(Bug::CopyPropNoMask)
+        ));
+        assert_eq!(
+            r.text(),
+            canon(&format!(
+                "{HEAD}{}",
+                NOMASK_LOOP.replace("add(8) g7<1>D g6<8,8,1>D", "add(8) g7<1>D g4<0,1,0>D")
+            ))
+        );
+        assert_ne!(outputs(&p, 8, &input, 0), outputs(&r, 8, &input, 0));
+    }
+
+    /// Float inputs at the edges: NaNs with payloads and both signs, ±0,
+    /// ±inf, a denormal, ordinary values.
+    fn float_input(k: u32) -> u64 {
+        const F: [u64; 11] = [
+            0x7fc0_0001,
+            0xffc0_1234,
+            0x8000_0000,
+            0,
+            0x7f80_0000,
+            0xff80_0000,
+            0x0000_0001,
+            0x3fc0_0000,
+            0xc040_0000,
+            0x7f7f_ffff,
+            0x3f80_0000,
+        ];
+        F[k as usize % F.len()]
+    }
+
+    fn golden_f(body: &str, want: &str) {
+        let text = format!("{HEAD}{body}{STORE}");
+        let p = vprog(8, &text, VG);
+        let q = check_preserves(&p, run, 11, &float_input);
+        assert_eq!(q.text(), canon(&format!("{HEAD}{want}{STORE}")));
+    }
+
+    #[test]
+    fn float_modifier_copies_propagate_into_value_readers() {
+        golden_f(
+            "mov(8) g4<1>F -g3<8,8,1>F\nmul(8) g6<1>F g4<8,8,1>F g3<8,8,1>F\n",
+            "mov(8) g4<1>F -g3<8,8,1>F\nmul(8) g6<1>F -g3<8,8,1>F g3<8,8,1>F\n",
+        );
+        // Negations cancel; the reader's own (abs) wins over the copy's.
+        golden_f(
+            "mov(8) g4<1>F -(abs)g3<8,8,1>F\nadd(8) g5<1>F -g4<8,8,1>F g3<8,8,1>F\nmov(8) g7<1>F -g3<8,8,1>F\nmul(8) g6<1>F (abs)g7<8,8,1>F g5<8,8,1>F\n",
+            "mov(8) g4<1>F -(abs)g3<8,8,1>F\nadd(8) g5<1>F (abs)g3<8,8,1>F g3<8,8,1>F\nmov(8) g7<1>F -g3<8,8,1>F\nmul(8) g6<1>F (abs)g3<8,8,1>F g5<8,8,1>F\n",
+        );
+        // A raw same-type MOV and a predicated SEL flip the sign bit as the
+        // copy did (NaN payload kept).
+        golden_f(
+            "mov(8) g4<1>F -g3<8,8,1>F\ncmp.l.f0.0(8) null<1>F g3<8,8,1>F 0x00000000F\n(+f0.0) sel(8) g6<1>F g4<8,8,1>F g3<8,8,1>F\n",
+            "mov(8) g4<1>F -g3<8,8,1>F\ncmp.l.f0.0(8) null<1>F g3<8,8,1>F 0x00000000F\n(+f0.0) sel(8) g6<1>F -g3<8,8,1>F g3<8,8,1>F\n",
+        );
+    }
+
+    #[test]
+    fn modifier_copies_are_refused_where_they_would_change_bits() {
+        // An integer negation, a float negation read as raw bits (UD), and a
+        // float negation into a logic op stay as they are.
+        for b in [
+            "mov(8) g4<1>D -g3<8,8,1>D\nadd(8) g6<1>D g4<8,8,1>D 1D\n",
+            "mov(8) g4<1>F -g3<8,8,1>F\nmov(8) g6<1>UD g4<8,8,1>UD\n",
+            "mov(8) g4<1>F -g3<8,8,1>F\nand(8) g6<1>UD g4<8,8,1>UD 0x7fffffffUD\n",
+        ] {
+            golden_f(b, b);
+        }
     }
 }

@@ -15,6 +15,23 @@
 //! result is still read after J anyway (later in the block or live out of
 //! it); otherwise merging would stretch E's live range over the gap.
 //!
+//! **Float MUL up to negation** (brw's `-a*b` matching): an unsaturated,
+//! cmod-less float MUL J whose sources equal E's except that exactly one
+//! of them is negated the other way (either order) computes `-E`. J
+//! becomes `mul dst, -E, 1.0` rather than a negated MOV: a MUL's NaN
+//! result is the canonical (positive) quiet NaN whatever the sign of its
+//! inputs (ISA.md §4, NaN rule), and a negated MOV would flip it to a
+//! negative NaN; the multiplication by 1.0 negates every other value
+//! exactly (±0, ±inf and denormals included) and turns a NaN back into the
+//! canonical one. The register-pressure rule above applies. DF (no 64-bit
+//! immediate in a 2-source instruction) is not matched. **Never when
+//! `.sat` is involved** (1567da1e282): `sat(-x) != -sat(x)`.
+//!
+//! **Flag-only writers** (`mov.nz null, x`, `cmp.nz null, x, 0`, ... with a
+//! null destination, seed 001) are matched against the last write of the
+//! flag bytes they write in the block: if that write is an identical
+//! instruction, J is deleted.
+//!
 //! Refusals:
 //! * E is forgotten as soon as anything overwrites a byte of its sources or
 //!   destination, or (if E is masked) when any NoMask instruction writes a
@@ -30,6 +47,7 @@
 
 use super::liveness::Liveness;
 use super::ops::{access, dst_offsets, inst_valid, overlaps, regions_for, src_footprint};
+use crate::bugs::Bug;
 use crate::passes::PassCtx;
 use crate::vir::VProgram;
 use eu::{DstKind, Instruction, Opcode, Src, SrcKind};
@@ -87,6 +105,70 @@ fn same_op(a: &Instruction, b: &Instruction) -> bool {
         && same_srcs(a, b)
 }
 
+/// Whether float MUL `b` is float MUL `a` with exactly one source's
+/// negation flipped (either order), neither with a cmod. (Saturation is
+/// checked by the caller.)
+fn negated_mul(a: &Instruction, b: &Instruction) -> bool {
+    let same_but_srcs = a.op == Opcode::Mul
+        && b.op == Opcode::Mul
+        && a.dst.ty.is_float()
+        && a.cmod.is_none()
+        && b.cmod.is_none()
+        && a.math == b.math
+        && a.exec_size == b.exec_size
+        && a.group == b.group
+        && a.we_all == b.we_all
+        && a.pred == b.pred
+        && a.flag == b.flag
+        && a.sat == b.sat
+        && a.dst.ty == b.dst.ty;
+    if !same_but_srcs || a.srcs.len() != 2 || b.srcs.len() != 2 {
+        return false;
+    }
+    let one_flip = |x: &[Src], y: &[Src]| {
+        let eq_but_neg = |p: &Src, q: &Src| Src { neg: q.neg, ..*p } == *q;
+        eq_but_neg(&x[0], &y[0])
+            && eq_but_neg(&x[1], &y[1])
+            && (x[0].neg != y[0].neg) != (x[1].neg != y[1].neg)
+    };
+    let (x, y) = (&a.srcs, &b.srcs);
+    one_flip(x, y) || one_flip(x, &[y[1], y[0]])
+}
+
+/// `mul dst, -E, 1.0` in J's place (same exec size, group, NoMask and
+/// predicate as J), if legal.
+fn negated_copy_from(
+    e: &Instruction,
+    j: &Instruction,
+    machine: &eu::MachineConfig,
+) -> Option<Instruction> {
+    let one = match e.dst.ty {
+        eu::RegType::F => 0x3f80_0000,
+        eu::RegType::HF => 0x3c00,
+        _ => return None,
+    };
+    let offs = dst_offsets(&e.dst, e.exec_size)?;
+    for (nr, sub, region) in regions_for(&offs, e.dst.ty.size()) {
+        let mut m = Instruction::alu(
+            Opcode::Mul,
+            j.exec_size,
+            j.dst,
+            &[
+                Src::grf(nr, sub, e.dst.ty, region).negated(),
+                Src::imm(one, e.dst.ty),
+            ],
+        );
+        m.group = j.group;
+        m.we_all = j.we_all;
+        m.flag = j.flag;
+        m.pred = j.pred;
+        if inst_valid(&m, machine) {
+            return Some(m);
+        }
+    }
+    None
+}
+
 /// The MOV copying E's destination into J's destination, if legal.
 fn copy_from(e: &Instruction, j: &Instruction, machine: &eu::MachineConfig) -> Option<Instruction> {
     let offs = dst_offsets(&e.dst, e.exec_size)?;
@@ -111,7 +193,7 @@ fn copy_from(e: &Instruction, j: &Instruction, machine: &eu::MachineConfig) -> O
 }
 
 /// Runs the pass; returns whether it changed the program.
-pub fn run(p: &mut VProgram, _ctx: &PassCtx) -> bool {
+pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
     let Some(live) = Liveness::compute(p) else {
         return false;
     };
@@ -126,13 +208,47 @@ pub fn run(p: &mut VProgram, _ctx: &PassCtx) -> bool {
             let a = access(&inst);
             let flag_reads = a.flag_lane_reads | a.flag_raw_reads;
             if candidate(&inst) {
-                let hit = avail.iter().find(|e| {
-                    same_op(&e.inst, &inst)
-                        && (0..8).all(|k| {
-                            (e.flag_reads | e.flag_writes) & (1 << k) == 0 || ver[k] == e.ver[k]
+                let flags_same = |e: &Entry| {
+                    (0..8).all(|k| {
+                        (e.flag_reads | e.flag_writes) & (1 << k) == 0 || ver[k] == e.ver[k]
+                    }) && flag_reads & e.flag_writes == 0
+                };
+                let hit = avail
+                    .iter()
+                    .find(|e| same_op(&e.inst, &inst) && flags_same(e));
+                // sat(-x) != -sat(x): no negation matching with .sat.
+                let sat_refused = |e: &Entry| {
+                    if e.inst.sat && ctx.bugs.has(Bug::CseNegSat) {
+                        // Injected bug (BUGS.md: cse-neg-sat): saturated
+                        // MULs are matched up to negation too, and J
+                        // becomes -sat(x) instead of sat(-x).
+                        return false;
+                    }
+                    e.inst.sat
+                };
+                let neg_hit = if hit.is_none() {
+                    avail
+                        .iter()
+                        .find(|e| negated_mul(&e.inst, &inst) && flags_same(e) && !sat_refused(e))
+                } else {
+                    None
+                };
+                if let Some(e) = neg_hit {
+                    let still_live = inst.dst == e.inst.dst
+                        || (j + 1..blk.end).any(|k| {
+                            access(&p.insts[k])
+                                .reads
+                                .iter()
+                                .any(|r| overlaps(&[(r.reg, r.mask)], &e.writes))
                         })
-                        && flag_reads & e.flag_writes == 0
-                });
+                        || live.live_out[b].any_live(&e.writes);
+                    if still_live {
+                        if let Some(m) = negated_copy_from(&e.inst, &inst, &machine) {
+                            p.insts[j] = m;
+                            changed = true;
+                        }
+                    }
+                }
                 if let Some(e) = hit {
                     let still_live = (j + 1..blk.end).any(|k| {
                         access(&p.insts[k])
@@ -203,7 +319,8 @@ pub fn run(p: &mut VProgram, _ctx: &PassCtx) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::brw::testutil::{apply, canon, check_preserves, vprog};
+    use crate::brw::testutil::{apply, apply_with_bugs, canon, check_preserves, outputs, vprog};
+    use crate::bugs::BugSet;
 
     const HEAD: &str = "shl(8) g2<1>UD g1<8,8,1>UD 0x00000003UD\nsend(8) g3 g2 ld.b32\n";
     const VG: &[(u32, u32)] = &[(2, 1), (3, 1), (4, 1), (5, 1), (6, 1), (7, 1)];
@@ -297,5 +414,133 @@ mod tests {
         let text = format!("{HEAD}add(8) g4<1>D g3<8,8,1>D 5D\nmov(8) g5<1>D 0D\ncmp.l.f0.0(8) null<1>D g3<8,8,1>D 4D\n(+f0.0) if(8) JIP: L0 UIP: L0\nadd(8) g5<1>D g3<8,8,1>D 5D\nL0:\nendif(8) JIP: L1\nL1:\n{STORE_SUM}");
         let mut p = vprog(8, &text, VG);
         assert!(!apply(&mut p, run));
+    }
+
+    #[test]
+    fn null_destination_mov_nz_merges_with_the_last_flag_write() {
+        // Seed 001: the second mov.nz only writes f0.0 again.
+        golden(
+            "mov.nz.f0.0(8) null<1>D g3<8,8,1>D\n(+f0.0) sel(8) g4<1>D g3<8,8,1>D 1D\nmov.nz.f0.0(8) null<1>D g3<8,8,1>D\n(+f0.0) sel(8) g5<1>D g3<8,8,1>D 2D\n",
+            STORE_SUM,
+            "mov.nz.f0.0(8) null<1>D g3<8,8,1>D\n(+f0.0) sel(8) g4<1>D g3<8,8,1>D 1D\n(+f0.0) sel(8) g5<1>D g3<8,8,1>D 2D\n",
+        );
+        // Not when f0.0 was written in between, nor on another flag.
+        for b in [
+            "mov.nz.f0.0(8) null<1>D g3<8,8,1>D\n(+f0.0) sel(8) g4<1>D g3<8,8,1>D 1D\nand.z.f0.0(8) g6<1>D g3<8,8,1>D 4D\nmov.nz.f0.0(8) null<1>D g3<8,8,1>D\n(+f0.0) sel(8) g5<1>D g6<8,8,1>D 2D\n",
+            "mov.nz.f0.0(8) null<1>D g3<8,8,1>D\n(+f0.0) sel(8) g4<1>D g3<8,8,1>D 1D\nmov.nz.f0.1(8) null<1>D g3<8,8,1>D\n(+f0.1) sel(8) g5<1>D g3<8,8,1>D 2D\n",
+        ] {
+            golden(b, STORE_SUM, b);
+        }
+    }
+
+    #[test]
+    fn no_merge_across_halt() {
+        // The adds are identical, but HALT ends the block: after it only the
+        // channels that did not halt run (exec-mask-dependent code must not
+        // merge across it, c9e33e5cbf6).
+        let text = format!("{HEAD}add(8) g4<1>D g3<8,8,1>D 5D\nmov(8) g5<1>D 0D\ncmp.l.f0.0(8) null<1>D g3<8,8,1>D 4D\n(+f0.0) halt(8) JIP: L0 UIP: L0\nadd(8) g5<1>D g3<8,8,1>D 5D\nL0:\n{STORE_SUM}");
+        let mut p = vprog(8, &text, VG);
+        assert!(!apply(&mut p, run));
+        assert_eq!(p.text(), canon(&text));
+    }
+
+    /// Float inputs at the edges: NaNs of both signs, ±0, ±inf, a denormal,
+    /// values that saturate and values that do not.
+    fn float_input(k: u32) -> u64 {
+        const F: [u64; 12] = [
+            0x7fc0_0001,
+            0xffc0_1234,
+            0x8000_0000,
+            0,
+            0x7f80_0000,
+            0xff80_0000,
+            0x0000_0001,
+            0x3e80_0000,
+            0xbe80_0000,
+            0x4040_0000,
+            0xc040_0000,
+            0x3f00_0000,
+        ];
+        F[k as usize % F.len()]
+    }
+
+    fn golden_f(body: &str, want_body: &str) -> VProgram {
+        let text = format!("{HEAD}{body}{STORE_SUM}");
+        let p = vprog(8, &text, VG);
+        let q = check_preserves(&p, run, 12, &float_input);
+        assert_eq!(q.text(), canon(&format!("{HEAD}{want_body}{STORE_SUM}")));
+        p
+    }
+
+    #[test]
+    fn float_mul_matches_up_to_negation() {
+        // -a*b == -(a*b), the NaN result canonical either way: J becomes
+        // -E * 1.0 (a negated MOV would give a negative NaN).
+        golden_f(
+            "mul(8) g4<1>F g3<8,8,1>F 0x40400000F\nmul(8) g5<1>F -g3<8,8,1>F 0x40400000F\n",
+            "mul(8) g4<1>F g3<8,8,1>F 0x40400000F\nmul(8) g5<1>F -g4<8,8,1>F 0x3f800000F\n",
+        );
+        // Commuted, the negation on the other operand.
+        golden_f(
+            "mul(8) g4<1>F g3<8,8,1>F g3.1<0,1,0>F\nmul(8) g5<1>F -g3.1<0,1,0>F g3<8,8,1>F\n",
+            "mul(8) g4<1>F g3<8,8,1>F g3.1<0,1,0>F\nmul(8) g5<1>F -g4<8,8,1>F 0x3f800000F\n",
+        );
+    }
+
+    #[test]
+    fn no_negation_matching_with_saturate() {
+        // sat(-x) != -sat(x) (1567da1e282): both saturated, or only one.
+        for b in [
+            "mul.sat(8) g4<1>F g3<8,8,1>F 0x40400000F\nmul.sat(8) g5<1>F -g3<8,8,1>F 0x40400000F\n",
+            "mul(8) g4<1>F g3<8,8,1>F 0x40400000F\nmul.sat(8) g5<1>F -g3<8,8,1>F 0x40400000F\n",
+        ] {
+            golden_f(b, b);
+        }
+        // With the injected bug the saturated pair merges, and J = -sat(x).
+        let b =
+            "mul.sat(8) g4<1>F g3<8,8,1>F 0x40400000F\nmul.sat(8) g5<1>F -g3<8,8,1>F 0x40400000F\n";
+        let p = vprog(8, &format!("{HEAD}{b}{STORE_SUM}"), VG);
+        let mut q = p.clone();
+        assert!(apply_with_bugs(
+            &mut q,
+            run,
+            BugSet::NONE.with(Bug::CseNegSat)
+        ));
+        assert_eq!(
+            q.text(),
+            canon(&format!("{HEAD}mul.sat(8) g4<1>F g3<8,8,1>F 0x40400000F\nmul(8) g5<1>F -g4<8,8,1>F 0x3f800000F\n{STORE_SUM}"))
+        );
+        assert_ne!(
+            outputs(&p, 12, &float_input, 0),
+            outputs(&q, 12, &float_input, 0)
+        );
+    }
+
+    #[test]
+    fn no_negation_matching_for_integers_cmods_or_df() {
+        for b in [
+            "mul(8) g4<1>D g3<8,8,1>D 3W\nmul(8) g5<1>D -g3<8,8,1>D 3W\n",
+            "mul.nz.f0.0(8) g4<1>F g3<8,8,1>F 0x40400000F\nmul.nz.f0.0(8) g5<1>F -g3<8,8,1>F 0x40400000F\n",
+        ] {
+            golden_f(b, b);
+        }
+        // DF: no 64-bit immediate 1.0 in a 2-source instruction.
+        let text = "shl(8) g2<1>UD g1<8,8,1>UD 0x00000003UD\nsend(8) g3 g2 ld.b32\nmov(8) g4<1>DF g3<8,8,1>F\nmul(8) g6<1>DF g4<4,4,1>DF g4<4,4,1>DF\nmul(8) g8<1>DF -g4<4,4,1>DF g4<4,4,1>DF\nadd(8) g10<1>DF g6<4,4,1>DF g8<4,4,1>DF\nmov(8) g12<2>F g10<4,4,1>DF\nmov(8) g14<1>F g12<8,4,2>F\nsend(8) null g2 g14 st.b32 { align1 1Q EOT };";
+        let mut p = vprog(
+            8,
+            text,
+            &[
+                (2, 1),
+                (3, 1),
+                (4, 2),
+                (6, 2),
+                (8, 2),
+                (10, 2),
+                (12, 2),
+                (14, 1),
+            ],
+        );
+        assert!(!apply(&mut p, run));
+        assert_eq!(p.text(), canon(text));
     }
 }

@@ -17,15 +17,29 @@
 //! Writes to the flag register as a data destination count as flag writes.
 //! The walk applies its own edits as it goes, so chains of dead code inside a
 //! block disappear in one run; the pass manager's fixpoint does the rest.
+//!
+//! Flag kills follow `ops::access`: a flag write kills only the flag
+//! **bytes** it fully covers (so two SIMD8 halves, groups 0 and 8, of one
+//! 16-bit subregister each kill only their own byte, 0fec265373f), and only
+//! when it is unpredicated (a predicated write leaves the channels whose
+//! predicate is false alone, c3d7caa1e00).
 
 use super::liveness::Liveness;
-use super::ops::Access;
+use super::ops::{access, Access};
+use crate::bugs::Bug;
 use crate::passes::PassCtx;
 use crate::vir::VProgram;
 use eu::{DstKind, Opcode};
 
+/// Flag bytes `m` widened to whole 16-bit subregisters (byte pairs).
+fn whole_subregs(m: u8) -> u8 {
+    let lo = m & 0b0101_0101;
+    let hi = m & 0b1010_1010;
+    m | lo << 1 | hi >> 1
+}
+
 /// Runs the pass; returns whether it changed the program.
-pub fn run(p: &mut VProgram, _ctx: &PassCtx) -> bool {
+pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
     let Some(live) = Liveness::compute(p) else {
         return false;
     };
@@ -78,6 +92,39 @@ pub fn run(p: &mut VProgram, _ctx: &PassCtx) -> bool {
                 a.flag_kill_full &= !cmod_flags;
                 changed = true;
             }
+            // Flag bytes the buggy kills would add that are live here and
+            // not read again by the instruction itself.
+            let own_reads = a.flag_lane_reads | a.flag_raw_reads;
+            let halves = (whole_subregs(a.flag_kill_lane) & !a.flag_kill_lane
+                | whole_subregs(a.flag_kill_full) & !a.flag_kill_full)
+                & after.flags()
+                & !own_reads;
+            if halves != 0 && ctx.bugs.has(Bug::DceFlagHalves) {
+                // Injected bug (BUGS.md: dce-flag-halves): flag liveness at
+                // 16-bit subregister granularity, so a write covering one
+                // byte (a SIMD8 half) kills the whole subregister, including
+                // the other half's live bits.
+                a.flag_kill_lane = whole_subregs(a.flag_kill_lane);
+                a.flag_kill_full = whole_subregs(a.flag_kill_full);
+            }
+            let unpred = if inst.pred.is_some() {
+                let mut u = inst.clone();
+                u.pred = None;
+                access(&u)
+            } else {
+                Access::default()
+            };
+            let pred_kill = (unpred.flag_kill_lane | unpred.flag_kill_full)
+                & a.flag_writes
+                & after.flags()
+                & !own_reads;
+            if pred_kill != 0 && ctx.bugs.has(Bug::DcePredicatedKill) {
+                // Injected bug (BUGS.md: dce-predicated-kill): a predicated
+                // flag write kills like an unpredicated one, although the
+                // channels whose predicate is false keep their old bits.
+                a.flag_kill_lane |= unpred.flag_kill_lane & a.flag_writes;
+                a.flag_kill_full |= unpred.flag_kill_full & a.flag_writes;
+            }
             a
         });
     }
@@ -87,7 +134,8 @@ pub fn run(p: &mut VProgram, _ctx: &PassCtx) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::brw::testutil::{apply, canon, check_preserves, vprog};
+    use crate::brw::testutil::{apply, apply_with_bugs, canon, check_preserves, outputs, vprog};
+    use crate::bugs::BugSet;
 
     const HEAD: &str = "shl(8) g2<1>UD g1<8,8,1>UD 0x00000003UD\nsend(8) g3 g2 ld.b32\n";
 
@@ -161,5 +209,103 @@ mod tests {
         let p = vprog(8, &text, &[(2, 1), (3, 1), (4, 1), (5, 1)]);
         let q = check_preserves(&p, run, 5, &|k| k as u64 + 1);
         assert_eq!(q.text(), canon(&text));
+    }
+
+    /// SIMD16: two SIMD8 CMPs (groups 0 and 8) write the two bytes of f0.0,
+    /// a SIMD16 predicated SEL reads both.
+    const HALVES: &str = "shl(16) g3<1>UD g1<8,8,1>UD 0x00000003UD\nsend(16) g5 g3 ld.b32 { align1 1H };\ncmp.l.f0.0(8) null<1>D g5<8,8,1>D 3D\ncmp.l.f0.0(8) null<1>D g6<8,8,1>D 3D { align1 2Q };\n(+f0.0) sel(16) g7<1>D g5<8,8,1>D 0D\nsend(16) null g3 g7 st.b32 { align1 1H EOT };";
+
+    #[test]
+    fn two_simd8_halves_of_one_subregister_both_live() {
+        let p = vprog(16, HALVES, &[(3, 2), (5, 2), (7, 2)]);
+        let q = check_preserves(&p, run, 16, &|k| k as u64);
+        assert_eq!(q.text(), canon(HALVES));
+    }
+
+    #[test]
+    fn dce_flag_halves_kills_the_other_half() {
+        // With per-subregister flag liveness the 2Q write kills byte 0 too,
+        // so the 1Q CMP looks dead and goes; lanes 0-7 then select with
+        // whatever f0.0 held (garbage).
+        let p = vprog(16, HALVES, &[(3, 2), (5, 2), (7, 2)]);
+        let mut q = p.clone();
+        assert!(apply_with_bugs(
+            &mut q,
+            run,
+            BugSet::NONE.with(Bug::DceFlagHalves)
+        ));
+        assert_eq!(
+            q.text(),
+            canon("shl(16) g3<1>UD g1<8,8,1>UD 0x00000003UD\nsend(16) g5 g3 ld.b32 { align1 1H };\ncmp.l.f0.0(8) null<1>D g6<8,8,1>D 3D { align1 2Q };\n(+f0.0) sel(16) g7<1>D g5<8,8,1>D 0D\nsend(16) null g3 g7 st.b32 { align1 1H EOT };")
+        );
+        let input = |k: u32| k as u64;
+        assert!((0..4).any(|seed| outputs(&p, 16, &input, seed) != outputs(&q, 16, &input, seed)));
+    }
+
+    /// A predicated CMP after an unpredicated one on the same flag: the
+    /// second only updates the channels where the first was true, so the
+    /// result is the AND of both and the first stays needed.
+    const PRED_AFTER_UNPRED: &str = "cmp.l.f0.0(8) null<1>D g3<8,8,1>D 5D\n(+f0.0) cmp.g.f0.0(8) null<1>D g3<8,8,1>D 1D\n(+f0.0) sel(8) g4<1>D g3<8,8,1>D 0D\nsend(8) null g2 g4 st.b32 { align1 1Q EOT };";
+
+    #[test]
+    fn predicated_cmp_after_unpredicated_both_needed() {
+        let text = format!("{HEAD}{PRED_AFTER_UNPRED}");
+        let p = vprog(8, &text, &[(2, 1), (3, 1), (4, 1)]);
+        let q = check_preserves(&p, run, 8, &|k| k as u64);
+        assert_eq!(q.text(), canon(&text));
+        // The injected bug cannot bite here: the predicate and the cmod share
+        // one flag field, so the predicated CMP reads (as its predicate) every
+        // flag byte it writes and the kill is undone by its own read.
+        let mut r = p.clone();
+        apply_with_bugs(&mut r, run, BugSet::NONE.with(Bug::DcePredicatedKill));
+        assert_eq!(r.text(), canon(&text));
+    }
+
+    #[test]
+    fn predicated_flag_data_write_does_not_kill() {
+        // A scalar NoMask write of f0.0 as data, predicated on lane 0's bit of
+        // f1.0: where that bit is clear f0.0 keeps the CMP's result. With the
+        // injected bug the predicated write kills f0.0 and the CMP goes.
+        let text = format!("{HEAD}cmp.z.f1.0(8) null<1>D g3<8,8,1>D 0D\ncmp.l.f0.0(8) null<1>D g3<8,8,1>D 5D\n(+f1.0) mov(1) f0.0<1>UW 0x0000UW {{ align1 WE_all 1N }};\n(+f0.0) sel(8) g4<1>D g3<8,8,1>D 0D\nsend(8) null g2 g4 st.b32 {{ align1 1Q EOT }};");
+        let p = vprog(8, &text, &[(2, 1), (3, 1), (4, 1)]);
+        let input = |k: u32| k as u64 + 1;
+        let q = check_preserves(&p, run, 8, &input);
+        assert_eq!(q.text(), canon(&text));
+        let mut r = p.clone();
+        assert!(apply_with_bugs(
+            &mut r,
+            run,
+            BugSet::NONE.with(Bug::DcePredicatedKill)
+        ));
+        assert_eq!(
+            r.text(),
+            canon(&format!("{HEAD}cmp.z.f1.0(8) null<1>D g3<8,8,1>D 0D\n(+f1.0) mov(1) f0.0<1>UW 0x0000UW {{ align1 WE_all 1N }};\n(+f0.0) sel(8) g4<1>D g3<8,8,1>D 0D\nsend(8) null g2 g4 st.b32 {{ align1 1Q EOT }};"))
+        );
+        assert!((0..4).any(|seed| outputs(&p, 8, &input, seed) != outputs(&r, 8, &input, seed)));
+    }
+
+    #[test]
+    fn vote_any_into_a_flag_keeps_its_zero_fill() {
+        // The shape a flag-resident vote_any would have: f0.1 = 0, then
+        // f0.1 = ~0 predicated on any8h of the lanes' compare bits in f0.0.
+        // The predicated write may not happen, so the zero fill stays live;
+        // with dce-predicated-kill it goes and f0.1 keeps garbage when no
+        // lane votes (all inputs >= 5 here).
+        let text = format!("{HEAD}mov(1) f0.0<1>UW 0x0000UW {{ align1 WE_all 1N }};\ncmp.l.f0.0(8) null<1>D g3<8,8,1>D 5D\nmov(1) f0.1<1>UW 0x0000UW {{ align1 WE_all 1N }};\n(+f0.0.any8h) mov(1) f0.1<1>UW 0xffffUW {{ align1 WE_all 1N }};\n(+f0.1) sel(8) g4<1>D g3<8,8,1>D 0D\nsend(8) null g2 g4 st.b32 {{ align1 1Q EOT }};");
+        let p = vprog(8, &text, &[(2, 1), (3, 1), (4, 1)]);
+        let input = |k: u32| k as u64 + 5;
+        let q = check_preserves(&p, run, 8, &input);
+        assert_eq!(q.text(), canon(&text));
+        let mut r = p.clone();
+        assert!(apply_with_bugs(
+            &mut r,
+            run,
+            BugSet::NONE.with(Bug::DcePredicatedKill)
+        ));
+        assert_eq!(
+            r.text(),
+            canon(&text.replace("mov(1) f0.1<1>UW 0x0000UW { align1 WE_all 1N };\n", ""))
+        );
+        assert!((0..4).any(|seed| outputs(&p, 8, &input, seed) != outputs(&r, 8, &input, seed)));
     }
 }

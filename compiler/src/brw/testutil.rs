@@ -33,6 +33,8 @@ pub fn ctx(simd: u32) -> PassCtx {
     PassCtx {
         strategy: Strategy::Bool32,
         simd,
+        bugs: crate::bugs::BugSet::NONE,
+        bitfield: crate::passes::BitfieldMode::Native,
     }
 }
 
@@ -94,4 +96,20 @@ pub fn check_preserves(
         );
     }
     q
+}
+
+/// [`apply`] with injected bugs (for tests that show where a bug bites).
+pub fn apply_with_bugs(
+    p: &mut VProgram,
+    pass: fn(&mut VProgram, &PassCtx) -> bool,
+    bugs: crate::bugs::BugSet,
+) -> bool {
+    let c = PassCtx {
+        bugs,
+        ..ctx(p.simd)
+    };
+    let changed = pass(p, &c);
+    p.compact().unwrap();
+    eu::validate(&p.program(), &p.machine()).unwrap_or_else(|v| panic!("{v:?}\n{}", p.text()));
+    changed
 }

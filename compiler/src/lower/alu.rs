@@ -206,10 +206,17 @@ impl Lower<'_> {
                 // The hardware masks counts to 5 bits for every type but Q:
                 // mask to bitsize-1 explicitly (c2a25cf75ca).
                 let c = self.new_loc(4);
+                let mask = if bits == 16 && self.bugs.has(crate::bugs::Bug::Shift16Unmasked) {
+                    // Injected bug (BUGS.md: shift16-unmasked): no explicit
+                    // mask, so only the hardware's 5-bit mask applies.
+                    31
+                } else {
+                    bits as u64 - 1
+                };
                 self.alu(
                     Opcode::And,
                     dest(c, RegType::UD),
-                    &[count, imm(bits as u64 - 1, RegType::UD)],
+                    &[count, imm(mask, RegType::UD)],
                 );
                 let loc = self.def(d, bits);
                 if bits == 16 {

@@ -223,7 +223,7 @@ impl FlagPool {
 }
 
 /// A flag register read or written as data (one value covering every channel).
-fn flag_data(f: FlagReg, simd: u32) -> (SrcKind, RegType) {
+pub(crate) fn flag_data(f: FlagReg, simd: u32) -> (SrcKind, RegType) {
     if simd == 32 {
         (SrcKind::Flag { nr: f.nr, sub: 0 }, RegType::UD)
     } else {
@@ -248,7 +248,7 @@ impl Lower<'_> {
 
     /// A free flag for resident boolean `v`, spilling another to a GRF if none
     /// is free (never one of `keep`, the operands of the current instruction).
-    fn alloc_flag(&mut self, v: ValueId, keep: &[ValueId]) -> FlagReg {
+    pub(crate) fn alloc_flag(&mut self, v: ValueId, keep: &[ValueId]) -> FlagReg {
         if let Some(i) = self.flags.owner.iter().position(|o| o.is_none()) {
             self.flags.owner[i] = Some(v);
             return self.flags.slots[i];
@@ -315,10 +315,17 @@ impl Lower<'_> {
         if w == width {
             return view(loc, Self::bool_ty(width));
         }
+        if self.strategy == Strategy::Native
+            && self.bugs.has(crate::bugs::Bug::NativeNoCanonicalize)
+        {
+            // Injected bug (BUGS.md: native-no-canonicalize): the other
+            // width is read as if it were this one, without converting.
+            return view(loc, Self::bool_ty(width));
+        }
         let t = self.new_loc(4);
         if width == 32 {
             // Sign-extend 0xFFFF to 0xFFFFFFFF.
-            self.mov(dest(t, RegType::D), view(loc, RegType::W));
+            self.mov(dest(t, RegType::D), view(loc, self.narrow_bool_ty()));
         } else {
             // The low word of a 32-bit boolean (a strided MOV).
             self.mov(dest(t, RegType::W), view(loc, RegType::W));
@@ -329,7 +336,24 @@ impl Lower<'_> {
     /// A boolean operand at its own width (for b2i/b2f and stores).
     pub(crate) fn bool_operand(&mut self, v: ValueId) -> (Src, u8) {
         let (loc, width) = self.bool_in_grf(v, 32);
-        (view(loc, Self::bool_ty(width)), width)
+        let ty = if width == 16 {
+            self.narrow_bool_ty()
+        } else {
+            Self::bool_ty(width)
+        };
+        (view(loc, ty), width)
+    }
+
+    /// How a 16-bit boolean is read when it is widened: as W, so 0xFFFF
+    /// sign-extends to ~0 (and -(0xFFFF) is 1).
+    fn narrow_bool_ty(&self) -> RegType {
+        if self.bugs.has(crate::bugs::Bug::Bool16ZeroExtend) {
+            // Injected bug (BUGS.md: bool16-zero-extend): read as UW, so
+            // true widens to 0x0000FFFF (and b2f gives -65535.0).
+            RegType::UW
+        } else {
+            RegType::W
+        }
     }
 
     /// The flag holding boolean `v` for a predicate: its own flag, or the
@@ -386,10 +410,17 @@ impl Lower<'_> {
                 loc: temp,
                 width: 16,
             },
-            (8, 32) if self.strategy == Strategy::Native => Val::Bool {
-                loc: temp,
-                width: 32,
-            },
+            (8, 32) if self.strategy == Strategy::Native => {
+                // The low dword of the 64-bit result; its upper dword is undefined.
+                let loc = if self.bugs.has(crate::bugs::Bug::Cmp64UpperDword) {
+                    // Injected bug (BUGS.md: cmp64-upper-dword): the boolean
+                    // is read from the CMP result's upper dword.
+                    temp.plus(4)
+                } else {
+                    temp
+                };
+                Val::Bool { loc, width: 32 }
+            }
             (8, 32) => {
                 let t = self.new_loc(4);
                 self.mov(dest(t, RegType::D), view(temp, RegType::D));

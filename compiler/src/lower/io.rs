@@ -20,6 +20,9 @@ fn msg_size(bits: u8) -> MsgSize {
 impl Lower<'_> {
     /// A per-lane address: base + 8 * slot.
     fn address(&mut self, base: Loc, slot: u64) -> Loc {
+        if slot == 0 {
+            return base;
+        }
         let a = self.new_loc(4);
         self.alu(
             Opcode::Add,

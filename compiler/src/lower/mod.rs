@@ -66,6 +66,8 @@ pub(crate) struct Lower<'a> {
     pub(crate) lane_id: Option<Loc>,
     /// Flag-strategy state.
     pub(crate) flags: boolean::FlagPool,
+    /// Injected bugs (lowering's decision points read this).
+    pub(crate) bugs: crate::bugs::BugSet,
 }
 
 /// The flag subregister lowering uses for conditions it computes on the spot
@@ -95,6 +97,7 @@ pub fn lower(p: &Program, opts: &CompileOptions) -> Result<VProgram, CompileErro
         out_addr: None,
         lane_id: None,
         flags: boolean::FlagPool::new(opts.simd, boolean::flag_resident(p, opts.strategy)),
+        bugs: opts.bugs,
     };
     l.collect_phi_copies();
     l.prologue();

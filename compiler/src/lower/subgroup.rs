@@ -7,7 +7,9 @@
 
 use super::emit::{dest, imm, view, Loc};
 use super::{Lower, Val, SCRATCH_FLAG};
-use eu::{CondMod, Dst, DstKind, Instruction, Opcode, Predicate, RegType, Region, Src, SrcKind};
+use eu::{
+    CondMod, Dst, DstKind, Instruction, Opcode, PredMode, Predicate, RegType, Region, Src, SrcKind,
+};
 use ir::{Instr, Op};
 
 impl Lower<'_> {
@@ -185,9 +187,63 @@ impl Lower<'_> {
         v
     }
 
+    /// Flag strategy: a vote whose result stays in a flag, as brw lowers
+    /// votes: the scratch flag gets the condition of the active channels
+    /// (pre-filled with the identity), then the result flag is filled with
+    /// false and a horizontal any/all-predicated NoMask MOV sets it.
+    fn vote_into_flag(&mut self, i: &Instr) {
+        let d = i.dest.expect("votes define a value").id;
+        let all = i.op == Op::VoteAll;
+        let c = self.bool_src(i.srcs[0]);
+        let f = self.alloc_flag(d, &i.srcs);
+        if f == SCRATCH_FLAG {
+            // No flag left: fall back to the GRF form.
+            self.prefill_flag(0);
+            let cmod = if all { CondMod::Z } else { CondMod::Nz };
+            self.alu_cmod(Opcode::Mov, cmod, SCRATCH_FLAG, Dst::null(c.ty), &[c]);
+            let t = self.flag_to_scalar();
+            let cmod = if all { CondMod::Z } else { CondMod::Nz };
+            self.compare(d, cmod, view(t, RegType::UD), imm(0, RegType::UD));
+            return;
+        }
+        self.prefill_flag(if all { u64::MAX } else { 0 });
+        self.alu_cmod(
+            Opcode::Mov,
+            CondMod::Nz,
+            SCRATCH_FLAG,
+            Dst::null(c.ty),
+            &[c],
+        );
+        let (kind, ty) = super::boolean::flag_data(f, self.simd);
+        let SrcKind::Flag { nr, sub } = kind else {
+            unreachable!("flag data is a flag register")
+        };
+        let fdst = Dst {
+            kind: DstKind::Flag { nr, sub },
+            ty,
+            stride: 1,
+        };
+        self.nomask(Instruction::alu(Opcode::Mov, 1, fdst, &[imm(0, ty)]));
+        let mut set = Instruction::alu(Opcode::Mov, 1, fdst, &[imm(u64::MAX, ty)]);
+        let width = self.simd.min(16) as u8;
+        let width = if self.simd == 32 { 32 } else { width };
+        set.pred = Some(Predicate {
+            inverse: false,
+            mode: if all {
+                PredMode::All(width)
+            } else {
+                PredMode::Any(width)
+            },
+        });
+        set.flag = SCRATCH_FLAG;
+        self.nomask(set);
+        self.set(d, Val::Flag(f));
+    }
+
     pub(crate) fn subgroup(&mut self, i: &Instr) {
         let d = i.dest.expect("subgroup ops define a value");
         match i.op {
+            Op::VoteAny | Op::VoteAll if self.flags.is_resident(d.id) => self.vote_into_flag(i),
             Op::Ballot | Op::VoteAny | Op::VoteAll => {
                 let c = self.bool_src(i.srcs[0]);
                 self.prefill_flag(0);

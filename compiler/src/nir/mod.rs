@@ -4,9 +4,14 @@
 //! substitutions that rewrites every kind of use (instruction sources, phi
 //! sources and `if` conditions), and a walker over blocks and `if` nodes.
 
+pub mod algebraic;
+pub mod bitfield;
 pub mod const_fold;
 pub mod copy_prop;
+pub mod cse;
 pub mod dce;
+pub mod gcm;
+pub mod peephole_select;
 
 #[cfg(test)]
 mod testing;

@@ -30,6 +30,8 @@ pub(crate) fn ctx() -> PassCtx {
     PassCtx {
         strategy: Strategy::Bool32,
         simd: 16,
+        bugs: crate::bugs::BugSet::NONE,
+        bitfield: crate::passes::BitfieldMode::Native,
     }
 }
 
@@ -431,4 +433,136 @@ fn the_pipeline_keeps_the_meaning_of_the_corpus() {
             );
         }
     });
+}
+
+/// Edge values for one input slot: zero, one, all ones, the sign bit and
+/// its neighbours and a mixed pattern for integers; ±0, ±1, ±inf, NaN, a
+/// denormal and 0.5 for floats.
+pub(crate) fn edge_values(ty: ir::SlotType) -> Vec<u64> {
+    let bits = ty.bits();
+    if bits == 1 {
+        return vec![0, 1];
+    }
+    if ty.is_float() {
+        let f = |x: f64| ir::float::from_f64(x, bits);
+        let sign = 1u64 << (bits - 1);
+        return vec![
+            0,
+            sign,
+            f(1.0),
+            f(-1.0),
+            f(0.5),
+            f(f64::INFINITY),
+            f(f64::NEG_INFINITY),
+            f(f64::NAN),
+            1,
+            f(2.5),
+        ];
+    }
+    let m = mask(bits);
+    let sign = 1u64 << (bits - 1);
+    vec![
+        0,
+        1,
+        m,
+        sign,
+        sign - 1,
+        2,
+        0x5a5a_5a5a_5a5a_5a5a & m,
+        0xf0 & m,
+        3,
+        m - 1,
+    ]
+}
+
+/// Checks that `after` computes exactly what `before` computes, output bits
+/// and all, on `combos` input vectors drawn from the slots' edge values (a
+/// fixed pseudo-random walk over the grid, starting with the diagonal), at
+/// invocations 0..4. Runs on which `before` is undefined are skipped.
+pub(crate) fn assert_same_on_edges(before: &Program, after: &Program, combos: usize) {
+    let edges: Vec<Vec<u64>> = before.inputs.iter().map(|&t| edge_values(t)).collect();
+    let uniforms: Vec<u64> = before
+        .uniforms
+        .iter()
+        .map(|t| input_value(t.bits(), 7))
+        .collect();
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    for k in 0..combos {
+        let inputs: Vec<u64> = edges
+            .iter()
+            .map(|vals| {
+                state = state
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1);
+                let pick = if k < vals.len() {
+                    k
+                } else {
+                    (state >> 33) as usize % vals.len()
+                };
+                vals[pick]
+            })
+            .collect();
+        let inv = k as u64 % 4;
+        let want = interpret(before, &inputs, &uniforms, inv);
+        if let Outcome::Outputs(_) = want {
+            assert_eq!(
+                interpret(after, &inputs, &uniforms, inv),
+                want,
+                "inputs {inputs:x?}, invocation {inv}\nbefore:\n{}\nafter:\n{}",
+                print_program(before),
+                print_program(after)
+            );
+        }
+    }
+}
+
+/// A one-block program for golden tests: `inputs` (slot type names) are
+/// loaded into %0, %1, ...; then come the lines of `body` (indented here),
+/// whose last line `=> %a %b ...` stores those values to outputs 0, 1, ...
+/// The output types are pushed to `outs` on first use (by the value's
+/// size: bool, i8, ..., i64), so the two sides of a golden case declare
+/// the same outputs.
+pub(crate) fn one_block(inputs: &str, body: &str, outs: &mut Vec<ir::SlotType>) -> String {
+    let ins: Vec<ir::SlotType> = inputs
+        .split_whitespace()
+        .map(|t| ir::SlotType::from_name(t).expect("a slot type"))
+        .collect();
+    let mut bits: Vec<(String, u8)> = ins
+        .iter()
+        .enumerate()
+        .map(|(k, t)| (format!("%{k}"), t.bits()))
+        .collect();
+    let (mut code, mut stores) = (String::new(), String::new());
+    for l in body.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        if let Some(vals) = l.strip_prefix("=> ") {
+            for (k, v) in vals.split_whitespace().enumerate() {
+                let b = bits
+                    .iter()
+                    .find(|(n, _)| n == v)
+                    .expect("a defined value")
+                    .1;
+                if outs.len() == k {
+                    outs.push(ir::SlotType::int_of_bits(b).expect("an integer size"));
+                }
+                stores += &format!("\t@store_output ({v}) (slot={k})\n");
+            }
+        } else {
+            let mut w = l.split_whitespace();
+            let b: u8 = w.next().and_then(|b| b.parse().ok()).expect("a size");
+            bits.push((w.next().expect("a value").to_string(), b));
+            code += &format!("\t{l}\n");
+        }
+    }
+    let mut s = String::from("shader: t\n");
+    for (k, t) in ins.iter().enumerate() {
+        s += &format!("decl_input {k} {t}\n");
+    }
+    for (k, t) in outs.iter().enumerate() {
+        s += &format!("decl_output {k} {t}\n");
+    }
+    s += "impl main {\n\tblock b0:\n";
+    for (k, t) in ins.iter().enumerate() {
+        s += &format!("\t{} %{k} = @load_input () (slot={k})\n", t.bits());
+    }
+    s + &code + &stores + "}\n"
 }

@@ -3,7 +3,7 @@
 use crate::inputs::read_case;
 use crate::output::emit;
 use anyhow::Result;
-use compiler::{CompileOptions, PassSet, Snapshot, Strategy};
+use compiler::{BugSet, CompileOptions, PassSet, Snapshot, Strategy};
 use std::fmt::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -21,12 +21,15 @@ pub struct ConfigArgs {
     /// Passes: all, none, a list (cse,dce), or all,-NAME.
     #[arg(long, default_value = "all", value_parser = |s: &str| PassSet::parse(s))]
     pub passes: PassSet,
+    /// Injected bugs (see compiler/BUGS.md): NAME[,NAME].
+    #[arg(long, default_value = "none", value_parser = |s: &str| BugSet::parse(s))]
+    pub inject: BugSet,
 }
 
 impl ConfigArgs {
     /// The compile options.
     pub fn options(&self) -> CompileOptions {
-        CompileOptions::new(self.strategy, self.simd, self.passes.clone())
+        CompileOptions::new(self.strategy, self.simd, self.passes.clone()).with_bugs(self.inject)
     }
 
     /// The oracle's config.
@@ -35,6 +38,7 @@ impl ConfigArgs {
             strategy: self.strategy,
             simd: self.simd,
             passes: self.passes.clone(),
+            bugs: self.inject,
         }
     }
 }

@@ -2,7 +2,10 @@
 
 pub mod asm;
 pub mod compile;
+pub mod fuzz;
 pub mod gen;
 pub mod interp;
+pub mod merge;
+pub mod repro;
 pub mod run;
 pub mod stats;

@@ -1,0 +1,564 @@
+//! Boolean clean-up (seed 000: Iago Toral's 2018 pass, EU-MODEL §4).
+//!
+//! brw CMPs into a temporary of the comparison's source type, so a 16-bit
+//! comparison makes a 16-bit boolean that lowering at once widens for its
+//! 32-bit users with a sign-extending MOV:
+//!
+//! ```text
+//! cmp.l.f0.0(8) g10<2>W g6<16,8,2>W g9<0,1,0>W
+//! mov(8) g11<1>D g10<16,8,2>W
+//! ```
+//!
+//! The pass propagates the narrow boolean N (`g10`) into the users of the
+//! wide one X (`g11`) where that is exact, so that X is no longer read and
+//! DCE removes the widening MOV. Booleans are 0 / all ones, so sign
+//! extension and truncation are exact conversions between widths (0xFFFF
+//! <-> 0xFFFFFFFF); zero extension (0xFFFF -> 0x0000FFFF) is not, and a
+//! MOV reading N as UW is not taken.
+//!
+//! # Which MOVs
+//! A **widening MOV** `mov X:D|UD, N:W` is unpredicated, masked (not
+//! NoMask), without `.sat`, cmod or source modifiers, its source typed W
+//! (signed: the conversion sign-extends) and a *narrow boolean* (below), its
+//! destination inside one vgrf and written by no other instruction, not
+//! overlapping its source. The MOV is all or nothing: either every reader
+//! of X is rewritten or none is (a partial rewrite would keep both N and X
+//! alive and gain nothing); readers that combine several widened booleans
+//! tie their MOVs together, so the candidate set is shrunk to a fixpoint.
+//! A candidate whose own source is a candidate's X waits for the next run.
+//!
+//! **Narrow boolean.** Every element N's reader reads lies inside an element
+//! that each instruction writing any of its bytes leaves 0 or all ones:
+//! a CMP/CMPN (all of its destination element; only the low dword of a
+//! 64-bit one, whose upper dword is undefined); a MOV of 0 / all ones or of
+//! a boolean; an AND/OR/XOR/NOT or predicated SEL of booleans and 0 / all
+//! ones immediates (no `.sat`; a source narrower than the destination must
+//! be signed, so that it sign-extends). The set of such instructions is the
+//! greatest fixpoint (a loop-carried boolean is a boolean by induction; a
+//! channel that reads a register before any write reads undefined data,
+//! which the IR never does). Elements nobody writes are not booleans.
+//!
+//! **Where N is still N.** As in copy propagation: readers later in the
+//! MOV's block up to the first instruction that overwrites a byte of N; or,
+//! when N is *pinned* (written only by masked instructions earlier in the
+//! block, channel for channel, e.g. the CMP just before), readers anywhere
+//! except between N's first writer in the block and the MOV. Any other
+//! reader of X refuses the MOV.
+//!
+//! # The rewrites (each exact)
+//! Write n for N's element and x = sext(n) for X's. A reader's source that
+//! reads X is rewritten element by element (reader channel c reads X
+//! element i(c), which came from N element i(c)); the region is searched
+//! for and the rewritten instruction must pass the validator.
+//!
+//! 1. **Low word** (any instruction): a W/UW read of the low word of X's
+//!    elements reads N's element with the same type. The bits are the same
+//!    (truncation of a sign extension).
+//! 2. **Test** (flag only): `mov.c null, X` (no `.sat`) and
+//!    `cmp.c null, X, 0` with no source modifiers become
+//!    `mov.c null:W, N` and `cmp.c null:W, N, 0:W`. Sign extension keeps
+//!    zero-ness, so `.z`/`.nz` are exact for any type; it also keeps the
+//!    signed value, so `.l .le .g .ge` are exact when X is read as D (not
+//!    as UD, where 0xFFFFFFFF > 0 but 0xFFFF as W < 0).
+//! 3. **Full value** (b2i/b2f, store data, phi copies: a MOV with a GRF
+//!    destination, no `.sat`, no `(abs)`): `mov d, [-]X` becomes
+//!    `mov d, [-]N:W`. Read as D, x and n are the same integer, so the
+//!    (negated) value and its conversion to any destination type are the
+//!    same: -(-1) = 1 gives 1, 1.0, 1.0HF, ... Read as UD, x is 2^32 - 1 and
+//!    the W read -1, equal modulo 2^32: taken only for an integer
+//!    destination of at most 32 bits. The consumer does the sign extension
+//!    that the MOV did, so a phi copy still writes a full 32-bit boolean
+//!    and the phi's storage never mixes widths.
+//! 4. **Combine** (AND, OR, XOR, NOT, predicated SEL; no `.sat`; a D/UD
+//!    destination): only when **every** GRF source reads a widened boolean
+//!    whose MOV is rewritten too, immediates being 0 / all ones (they become
+//!    `0:W` / `0xFFFF:W`); SEL sources without modifiers. All operands are
+//!    then 16-bit booleans of the same width: the operation is done on W
+//!    (NOT included: `~` of a boolean is a boolean) and its 0 / -1 result is
+//!    sign-extended into the 32-bit destination, bit for bit what it was.
+//!
+//! # Refusals
+//! A widening MOV stays when any reader of X is none of the above: a
+//! combine that also reads a boolean of another width (a native D CMP, the
+//! low dword of a 64-bit CMP, a MOV that stays), which would mix sizes
+//! (the open question of seed 000: canonicalize where sizes meet); a
+//! negated SEL source; a relational test of X read as UD; a full-value
+//! MOV from UD into a float or 64-bit destination; a SEND reading X; any
+//! arithmetic reader; a reader out of N's reach (N overwritten in between,
+//! or N not pinned and the reader in another block); a MOV whose source is
+//! read as UW (zero extension), is not a boolean, or is predicated.
+
+use super::cfg::Cfg;
+use super::copy_prop::source_pinned;
+use super::ops::{
+    access, dst_footprint, dst_offsets, inst_valid, overlaps, regions_for, src_footprint,
+    src_offsets,
+};
+use crate::bugs::BugSet;
+use crate::passes::PassCtx;
+use crate::vir::{VProgram, GRF_BYTES};
+use eu::{CondMod, DstKind, Instruction, MachineConfig, Opcode, RegType, Src, SrcKind};
+
+/// Which instructions write booleans, and where.
+struct Bools {
+    /// Per instruction: the byte intervals `(start, len)` of its write that
+    /// hold 0 or all ones, when it is a boolean producer.
+    elems: Vec<Option<Vec<(u32, u32)>>>,
+    /// Per register: the instructions writing some byte of it.
+    writers: Vec<Vec<usize>>,
+    /// Per instruction: its GRF write footprint.
+    writes: Vec<Vec<(u32, u32)>>,
+}
+
+impl Bools {
+    /// Whether every element `s` reads at `exec` channels is a boolean.
+    fn read(&self, s: &Src, exec: u8) -> bool {
+        let Some(offs) = src_offsets(s, exec) else {
+            return false;
+        };
+        let z = s.ty.size();
+        offs.iter().all(|&o| {
+            let reg = (o / GRF_BYTES) as usize;
+            let Some(ws) = self.writers.get(reg) else {
+                return false;
+            };
+            let mask = elem_mask(o, z);
+            let mut seen = false;
+            for &w in ws {
+                if !overlaps(&self.writes[w], &[(reg as u32, mask)]) {
+                    continue;
+                }
+                seen = true;
+                let inside = self.elems[w]
+                    .as_ref()
+                    .is_some_and(|iv| iv.iter().any(|&(a, l)| a <= o && o + z <= a + l));
+                if !inside {
+                    return false;
+                }
+            }
+            seen
+        })
+    }
+}
+
+/// The byte mask of `[o, o + z)` within its register (elements never cross
+/// a register: they are aligned to their size).
+fn elem_mask(o: u32, z: u32) -> u32 {
+    let b = o % GRF_BYTES;
+    let m = if z >= 32 { u32::MAX } else { (1u32 << z) - 1 };
+    m << b
+}
+
+/// Whether `s` is a scalar integer immediate 0 or all ones.
+fn bool_imm(s: &Src) -> bool {
+    match s.kind {
+        SrcKind::Imm(v) => s.ty.is_int() && !s.ty.is_vector_imm() && (v == 0 || v == s.ty.mask()),
+        _ => false,
+    }
+}
+
+/// A boolean producer: the byte intervals `(start, len)` it leaves 0 / all
+/// ones, provided the GRF sources listed are booleans.
+type Producer = (Vec<(u32, u32)>, Vec<Src>);
+
+/// If `i` writes booleans whenever its GRF sources are booleans: the byte
+/// intervals it leaves 0 / all ones, and the sources to check.
+fn producer(i: &Instruction) -> Option<Producer> {
+    if i.msg.is_some() || !i.op.has_dst() || i.sat || !matches!(i.dst.kind, DstKind::Grf { .. }) {
+        return None;
+    }
+    let offs = dst_offsets(&i.dst, i.exec_size)?;
+    let size = i.dst.ty.size();
+    if matches!(i.op, Opcode::Cmp | Opcode::Cmpn) {
+        let l = size.min(4);
+        return Some((offs.iter().map(|&o| (o, l)).collect(), vec![]));
+    }
+    let logic = matches!(i.op, Opcode::And | Opcode::Or | Opcode::Xor | Opcode::Not);
+    let select = i.op == Opcode::Sel && i.pred.is_some();
+    if !(logic || select || i.op == Opcode::Mov) || !i.dst.ty.is_int() || !matches!(size, 2 | 4) {
+        return None;
+    }
+    let mut check = vec![];
+    for s in &i.srcs {
+        // A narrower source must sign-extend; modifiers only as NOT.
+        if !s.ty.is_int() || (s.ty.size() < size && !s.ty.is_signed_int()) || s.abs {
+            return None;
+        }
+        if s.neg && !logic {
+            return None;
+        }
+        match s.kind {
+            SrcKind::Imm(_) if bool_imm(s) => {}
+            SrcKind::Grf { .. } => check.push(*s),
+            _ => return None,
+        }
+    }
+    Some((offs.iter().map(|&o| (o, size)).collect(), check))
+}
+
+/// The boolean producers of the program (greatest fixpoint).
+fn bools(p: &VProgram) -> Bools {
+    let nregs = p.reg_end() as usize;
+    let writes: Vec<Vec<(u32, u32)>> = p.insts.iter().map(|i| access(i).writes).collect();
+    let mut writers = vec![Vec::new(); nregs];
+    for (w, fp) in writes.iter().enumerate() {
+        for &(r, _) in fp {
+            if let Some(v) = writers.get_mut(r as usize) {
+                v.push(w);
+            }
+        }
+    }
+    let prod: Vec<Option<Producer>> = p.insts.iter().map(producer).collect();
+    let mut b = Bools {
+        elems: prod
+            .iter()
+            .map(|x| x.as_ref().map(|(e, _)| e.clone()))
+            .collect(),
+        writers,
+        writes,
+    };
+    loop {
+        let drop: Vec<usize> = (0..p.insts.len())
+            .filter(|&i| {
+                b.elems[i].is_some()
+                    && prod[i].as_ref().is_some_and(|(_, srcs)| {
+                        !srcs.iter().all(|s| b.read(s, p.insts[i].exec_size))
+                    })
+            })
+            .collect();
+        if drop.is_empty() {
+            return b;
+        }
+        for i in drop {
+            b.elems[i] = None;
+        }
+    }
+}
+
+/// A widening MOV and what its users may read instead.
+struct Cand {
+    /// The MOV's index.
+    m: usize,
+    /// N, as the MOV reads it (type W).
+    src: Src,
+    /// Byte offset of each element of X (the MOV's destination).
+    dst_offs: Vec<u32>,
+    /// Byte offset of each element of N.
+    src_offs: Vec<u32>,
+    /// X's footprint.
+    dst_fp: Vec<(u32, u32)>,
+    /// Instructions reading X.
+    readers: Vec<usize>,
+    /// Instructions that may read N instead of X.
+    reach: Vec<bool>,
+}
+
+/// How a reader's source reads X.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Read {
+    /// Whole D/UD elements: the widened value.
+    Wide,
+    /// W/UW low words: N's bits.
+    Low,
+}
+
+/// The widening MOV at `m`, if it is one.
+fn candidate(
+    p: &VProgram,
+    b: &Bools,
+    multi: &[u32],
+    m: usize,
+) -> Option<(Src, Vec<u32>, Vec<u32>)> {
+    let i = &p.insts[m];
+    let s = *i.srcs.first()?;
+    if i.op != Opcode::Mov
+        || i.pred.is_some()
+        || i.cmod.is_some()
+        || i.sat
+        || i.we_all
+        || s.ty != RegType::W
+        || s.neg
+        || s.abs
+        || !matches!(i.dst.ty, RegType::D | RegType::UD)
+        || !matches!(s.kind, SrcKind::Grf { .. })
+    {
+        return None;
+    }
+    let DstKind::Grf { nr, .. } = i.dst.kind else {
+        return None;
+    };
+    let v = p.vgrf_of(nr)?;
+    let fp = dst_footprint(&i.dst, i.exec_size);
+    let single = fp
+        .iter()
+        .all(|&(r, mask)| p.vgrf_of(r) == Some(v) && multi[r as usize] & mask == 0);
+    if !single || overlaps(&fp, &src_footprint(&s, i.exec_size)) || !b.read(&s, i.exec_size) {
+        return None;
+    }
+    Some((
+        s,
+        dst_offsets(&i.dst, i.exec_size)?,
+        src_offsets(&s, i.exec_size)?,
+    ))
+}
+
+/// How source `s` (at `exec` channels) reads candidate `c`'s X, and the
+/// byte offsets of the N elements it should read instead.
+fn map_read(s: &Src, exec: u8, c: &Cand) -> Option<(Read, Vec<u32>)> {
+    let offs = src_offsets(s, exec)?;
+    let kind = match s.ty {
+        RegType::D | RegType::UD => Read::Wide,
+        RegType::W | RegType::UW => Read::Low,
+        _ => return None,
+    };
+    let d0 = c.dst_offs[0];
+    let step = c.dst_offs.get(1).map_or(4, |&d1| d1 - d0);
+    let mut want = Vec::with_capacity(offs.len());
+    for o in offs {
+        let rel = o.checked_sub(d0)?;
+        let (k, q) = ((rel / step) as usize, rel % step);
+        if q != 0 || k >= c.dst_offs.len() {
+            return None;
+        }
+        want.push(c.src_offs[k]);
+    }
+    Some((kind, want))
+}
+
+/// Reader `r` with every source that reads an alive candidate's X rewritten
+/// to read N, if that is one of the exact rewrites (module docs).
+fn rewrite(
+    r: &Instruction,
+    cands: &[Cand],
+    alive: &[bool],
+    machine: &MachineConfig,
+) -> Option<Instruction> {
+    if r.msg.is_some() || r.op.is_cf() || !r.op.has_dst() {
+        return None;
+    }
+    // (slot, kind, N offsets)
+    let mut slots = vec![];
+    for (k, s) in r.srcs.iter().enumerate() {
+        let fp = src_footprint(s, r.exec_size);
+        let mut hits = cands
+            .iter()
+            .enumerate()
+            .filter(|&(c, cand)| alive[c] && overlaps(&fp, &cand.dst_fp));
+        let Some((_, c)) = hits.next() else {
+            continue;
+        };
+        if hits.next().is_some() {
+            return None;
+        }
+        let (kind, want) = map_read(s, r.exec_size, c)?;
+        slots.push((k, kind, want));
+    }
+    if slots.is_empty() {
+        return None;
+    }
+    let mut new = r.clone();
+    let wide: Vec<usize> = slots
+        .iter()
+        .filter(|x| x.1 == Read::Wide)
+        .map(|x| x.0)
+        .collect();
+    if !wide.is_empty() {
+        let s0 = r.srcs[wide[0]];
+        let test = r.dst.is_null() && r.writes_flag();
+        let cmod_ok = |c: Option<CondMod>, ty: RegType| match c {
+            Some(CondMod::Z | CondMod::Nz) => true,
+            Some(CondMod::L | CondMod::Le | CondMod::G | CondMod::Ge) => ty == RegType::D,
+            _ => false,
+        };
+        if test && r.op == Opcode::Mov {
+            // 2. mov.c null, X
+            if r.sat || s0.neg || s0.abs || !cmod_ok(r.cmod, s0.ty) {
+                return None;
+            }
+            new.dst.ty = RegType::W;
+        } else if test && r.op == Opcode::Cmp {
+            // 2. cmp.c null, X, 0
+            let zero = r
+                .srcs
+                .get(1)
+                .is_some_and(|z| matches!(z.kind, SrcKind::Imm(0)) && z.ty.is_int());
+            if wide != [0] || !zero || s0.neg || s0.abs || !cmod_ok(r.cmod, s0.ty) {
+                return None;
+            }
+            new.srcs[1] = Src::imm(0, RegType::W);
+            new.dst.ty = RegType::W;
+        } else if r.op == Opcode::Mov && !r.dst.is_null() {
+            // 3. mov d, [-]X
+            let ok_dst = s0.ty == RegType::D || (r.dst.ty.is_int() && r.dst.ty.size() <= 4);
+            if r.sat || s0.abs || !ok_dst {
+                return None;
+            }
+        } else if matches!(r.op, Opcode::And | Opcode::Or | Opcode::Xor | Opcode::Not)
+            || (r.op == Opcode::Sel && r.pred.is_some())
+        {
+            // 4. combine: every GRF operand a widened boolean, rewritten.
+            if r.sat || !matches!(r.dst.ty, RegType::D | RegType::UD) {
+                return None;
+            }
+            for (k, s) in r.srcs.iter().enumerate() {
+                match s.kind {
+                    SrcKind::Grf { .. } if wide.contains(&k) => {}
+                    SrcKind::Imm(v)
+                        if matches!(s.ty, RegType::D | RegType::UD)
+                            && matches!(v, 0 | 0xffff_ffff) =>
+                    {
+                        new.srcs[k] = Src::imm(v & 0xffff, RegType::W);
+                    }
+                    _ => return None,
+                }
+                if r.op == Opcode::Sel && (s.neg || s.abs) {
+                    return None;
+                }
+            }
+        } else {
+            return None;
+        }
+    }
+    // Place the N sources: the most natural region of each, then the next
+    // candidates together, until the validator accepts one.
+    let regions: Vec<Vec<(u32, u32, eu::Region)>> = slots
+        .iter()
+        .map(|(_, _, want)| regions_for(want, 2))
+        .collect();
+    let most = regions.iter().map(Vec::len).max().unwrap_or(0);
+    for t in 0..most {
+        for ((k, kind, _), rs) in slots.iter().zip(&regions) {
+            let (nr, sub, region) = *rs.get(t).or(rs.last())?;
+            let s = r.srcs[*k];
+            let ty = match kind {
+                Read::Wide => RegType::W,
+                Read::Low => s.ty,
+            };
+            new.srcs[*k] = Src {
+                kind: SrcKind::Grf { nr, sub },
+                ty,
+                region,
+                neg: s.neg,
+                abs: s.abs,
+            };
+        }
+        if inst_valid(&new, machine) {
+            return Some(new);
+        }
+    }
+    None
+}
+
+/// Runs the pass; returns whether it changed the program.
+pub fn run(p: &mut VProgram, _ctx: &PassCtx) -> bool {
+    let Ok(cfg) = Cfg::build(&p.insts) else {
+        return false;
+    };
+    let nregs = p.reg_end() as usize;
+    let b = bools(p);
+    if b.writes
+        .iter()
+        .any(|fp| fp.iter().any(|&(r, _)| r as usize >= nregs))
+    {
+        return false;
+    }
+    let mut any = vec![0u32; nregs];
+    let mut multi = vec![0u32; nregs];
+    for fp in &b.writes {
+        for &(r, m) in fp {
+            multi[r as usize] |= any[r as usize] & m;
+            any[r as usize] |= m;
+        }
+    }
+    let n = p.insts.len();
+    let reads: Vec<Vec<(u32, u32)>> = p
+        .insts
+        .iter()
+        .map(|i| access(i).reads.iter().map(|r| (r.reg, r.mask)).collect())
+        .collect();
+    let mut cands = Vec::new();
+    for blk in &cfg.blocks {
+        for m in blk.start..blk.end {
+            let Some((src, dst_offs, src_offs)) = candidate(p, &b, &multi, m) else {
+                continue;
+            };
+            let i = &p.insts[m];
+            let dst_fp = dst_footprint(&i.dst, i.exec_size);
+            let src_fp = src_footprint(&src, i.exec_size);
+            let readers: Vec<usize> = (0..n).filter(|&k| overlaps(&reads[k], &dst_fp)).collect();
+            let mut reach = vec![false; n];
+            if source_pinned(p, &b.writes, blk.start, m, BugSet::NONE) {
+                let first_w = (blk.start..m)
+                    .find(|&w| overlaps(&b.writes[w], &src_fp))
+                    .unwrap_or(m);
+                for (k, x) in reach.iter_mut().enumerate() {
+                    *x = !(first_w..=m).contains(&k);
+                }
+            } else {
+                let stop = (m + 1..blk.end)
+                    .find(|&k| overlaps(&b.writes[k], &src_fp))
+                    .map_or(blk.end, |k| k + 1);
+                for x in &mut reach[m + 1..stop] {
+                    *x = true;
+                }
+            }
+            cands.push(Cand {
+                m,
+                src,
+                dst_offs,
+                src_offs,
+                dst_fp,
+                readers,
+                reach,
+            });
+        }
+    }
+    let machine = p.machine();
+    let mut alive: Vec<bool> = cands.iter().map(|c| !c.readers.is_empty()).collect();
+    loop {
+        let mut dropped = false;
+        for c in 0..cands.len() {
+            if !alive[c] {
+                continue;
+            }
+            let cand = &cands[c];
+            let mv = &p.insts[cand.m];
+            let src_fp = src_footprint(&cand.src, mv.exec_size);
+            let reads_candidate = cands
+                .iter()
+                .enumerate()
+                .any(|(d, o)| alive[d] && d != c && overlaps(&src_fp, &o.dst_fp));
+            let ok = !reads_candidate
+                && cand.readers.iter().all(|&r| {
+                    cand.reach[r] && rewrite(&p.insts[r], &cands, &alive, &machine).is_some()
+                });
+            if !ok {
+                alive[c] = false;
+                dropped = true;
+            }
+        }
+        if !dropped {
+            break;
+        }
+    }
+    let mut readers: Vec<usize> = cands
+        .iter()
+        .zip(&alive)
+        .filter(|(_, &a)| a)
+        .flat_map(|(c, _)| c.readers.iter().copied())
+        .collect();
+    readers.sort_unstable();
+    readers.dedup();
+    let mut changed = false;
+    for r in readers {
+        if let Some(new) = rewrite(&p.insts[r], &cands, &alive, &machine) {
+            p.insts[r] = new;
+            changed = true;
+        }
+    }
+    changed
+}
+
+#[cfg(test)]
+#[path = "bool_cleanup_tests.rs"]
+mod tests;

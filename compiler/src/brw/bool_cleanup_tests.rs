@@ -1,0 +1,476 @@
+//! Tests of `bool_cleanup`.
+
+use super::*;
+use crate::brw::testutil::{apply, canon, check_preserves, vprog};
+
+/// Loads a 16-bit input (the low word of each lane's dword in g3).
+const HEAD: &str = "shl(8) g2<1>UD g1<8,8,1>UD 0x00000003UD\nsend(8) g3 g2 ld.b16\n";
+
+/// One-GRF vgrfs g2..=g`last`.
+fn vg(last: u32) -> Vec<(u32, u32)> {
+    (2..=last).map(|r| (r, 1)).collect()
+}
+
+/// 16-bit inputs around the compare constants, both signs, the extremes.
+fn input(k: u32) -> u64 {
+    const X: [u64; 11] = [
+        0, 5, 0xffff, 9, 4, 0x8000, 0x7fff, 6, 0xfffd, 0xfffc, 0xfffe,
+    ];
+    X[k as usize % X.len()]
+}
+
+/// The pass alone (behaviour checked on SIMD8 over 11 lanes), then DCE.
+fn golden(text: &str, last: u32, want: &str, want_after_dce: &str) {
+    let p = vprog(8, text, &vg(last));
+    let q = check_preserves(&p, run, 11, &input);
+    assert_eq!(q.text(), canon(want), "after bool-cleanup");
+    let mut r = q.clone();
+    apply(&mut r, crate::brw::dce::run);
+    assert_eq!(r.text(), canon(want_after_dce), "after dce");
+    // A second run finds nothing left to do.
+    let mut s = r.clone();
+    assert!(!apply(&mut s, run));
+}
+
+/// The pass changes nothing.
+fn refused(text: &str, last: u32) {
+    let mut p = vprog(8, text, &vg(last));
+    assert!(!apply(&mut p, run), "{}", p.text());
+    assert_eq!(p.text(), canon(text));
+}
+
+#[test]
+fn bool32_combines_tests_and_b2f() {
+    // bool32 lowering of a = x < 5, b = x > -3 (16-bit compares, each
+    // widened at once): iand, ieq (xor with a NOT), a boolean bcsel,
+    // b2f, a bcsel condition (mov.nz).
+    let body = "cmp.l.f0.0(8) g4<2>W g3<16,8,2>W 5W
+mov(8) g5<1>D g4<16,8,2>W
+cmp.g.f0.0(8) g6<2>W g3<16,8,2>W -3W
+mov(8) g7<1>D g6<16,8,2>W
+and(8) g8<1>D g5<8,8,1>D g7<8,8,1>D
+xor(8) g9<1>D ~g5<8,8,1>D g7<8,8,1>D
+(+f0.0) sel(8) g10<1>D g5<8,8,1>D g7<8,8,1>D
+mov(8) g11<1>F -g7<8,8,1>D
+mov.nz.f0.1(8) null<1>D g5<8,8,1>D
+(+f0.1) sel(8) g12<1>D g11<8,8,1>D 16D
+add(8) g13<1>D g8<8,8,1>D g9<8,8,1>D
+add(8) g14<1>D g10<8,8,1>D g12<8,8,1>D
+add(8) g15<1>D g13<8,8,1>D g14<8,8,1>D
+send(8) null g2 g15 st.b32 { align1 1Q EOT };";
+    let want = "cmp.l.f0.0(8) g4<2>W g3<16,8,2>W 5W
+mov(8) g5<1>D g4<16,8,2>W
+cmp.g.f0.0(8) g6<2>W g3<16,8,2>W -3W
+mov(8) g7<1>D g6<16,8,2>W
+and(8) g8<1>D g4<16,8,2>W g6<16,8,2>W
+xor(8) g9<1>D ~g4<16,8,2>W g6<16,8,2>W
+(+f0.0) sel(8) g10<1>D g4<16,8,2>W g6<16,8,2>W
+mov(8) g11<1>F -g6<16,8,2>W
+mov.nz.f0.1(8) null<1>W g4<16,8,2>W
+(+f0.1) sel(8) g12<1>D g11<8,8,1>D 16D
+add(8) g13<1>D g8<8,8,1>D g9<8,8,1>D
+add(8) g14<1>D g10<8,8,1>D g12<8,8,1>D
+add(8) g15<1>D g13<8,8,1>D g14<8,8,1>D
+send(8) null g2 g15 st.b32 { align1 1Q EOT };";
+    let dce = want
+        .replace("mov(8) g5<1>D g4<16,8,2>W\n", "")
+        .replace("mov(8) g7<1>D g6<16,8,2>W\n", "");
+    golden(
+        &format!("{HEAD}{body}"),
+        15,
+        &format!("{HEAD}{want}"),
+        &format!("{HEAD}{dce}"),
+    );
+}
+
+#[test]
+fn bool32_cmp_tests_immediates_and_low_words() {
+    // cmp.nz / cmp.l against 0 (a D read: signed, exact), an XOR with an
+    // all-ones immediate (becomes -1W), a low-word read.
+    let body = "cmp.l.f0.0(8) g4<2>W g3<16,8,2>W 5W
+mov(8) g5<1>D g4<16,8,2>W
+cmp.nz.f0.1(8) null<1>D g5<8,8,1>D 0D
+(+f0.1) sel(8) g6<1>UD g2<8,8,1>UD 0x00000007UD
+cmp.l.f1.0(8) null<1>D g5<8,8,1>D 0D
+(+f1.0) sel(8) g7<1>UD g6<8,8,1>UD 0x00000009UD
+xor(8) g8<1>D g5<8,8,1>D -1D
+mov(8) g9<2>W g5<16,8,2>W
+add(8) g10<1>D g9<16,8,2>W g8<8,8,1>D
+add(8) g11<1>D g10<8,8,1>D g7<8,8,1>D
+send(8) null g2 g11 st.b32 { align1 1Q EOT };";
+    let want = "cmp.l.f0.0(8) g4<2>W g3<16,8,2>W 5W
+mov(8) g5<1>D g4<16,8,2>W
+cmp.nz.f0.1(8) null<1>W g4<16,8,2>W 0W
+(+f0.1) sel(8) g6<1>UD g2<8,8,1>UD 0x00000007UD
+cmp.l.f1.0(8) null<1>W g4<16,8,2>W 0W
+(+f1.0) sel(8) g7<1>UD g6<8,8,1>UD 0x00000009UD
+xor(8) g8<1>D g4<16,8,2>W -1W
+mov(8) g9<2>W g4<16,8,2>W
+add(8) g10<1>D g9<16,8,2>W g8<8,8,1>D
+add(8) g11<1>D g10<8,8,1>D g7<8,8,1>D
+send(8) null g2 g11 st.b32 { align1 1Q EOT };";
+    let dce = want.replace("mov(8) g5<1>D g4<16,8,2>W\n", "");
+    golden(
+        &format!("{HEAD}{body}"),
+        11,
+        &format!("{HEAD}{want}"),
+        &format!("{HEAD}{dce}"),
+    );
+}
+
+#[test]
+fn phi_copies_sign_extend_in_place() {
+    // A phi copy in the same block (else-arm) and one in another block
+    // (the then-arm of a later IF: N is pinned, written only by the CMP
+    // just before the MOV). The copies widen N themselves, so the phi
+    // storage (g6, g9) is still a 32-bit boolean everywhere.
+    let body = "cmp.l.f0.0(8) g4<2>W g3<16,8,2>W 5W
+mov(8) g5<1>D g4<16,8,2>W
+mov(8) g6<1>UD 0x00000000UD
+cmp.l.f0.1(8) null<1>D g2<8,8,1>D 24D
+(+f0.1) if(8) JIP: L0 UIP: L1
+cmp.g.f0.0(8) g7<1>D g2<8,8,1>D 8D
+mov(8) g9<1>UD g7<8,8,1>D
+else(8) JIP: L1 UIP: L1
+L0:
+cmp.g.f0.0(8) g10<2>W g3<16,8,2>W -3W
+mov(8) g8<1>D g10<16,8,2>W
+mov(8) g9<1>UD g8<8,8,1>D
+mov(8) g6<1>UD g5<8,8,1>D
+L1:
+endif(8) JIP: L2
+L2:
+mov(8) g11<1>D -g6<8,8,1>D
+add(8) g12<1>D g11<8,8,1>D g9<8,8,1>D
+send(8) null g2 g12 st.b32 { align1 1Q EOT };";
+    let want = body
+        .replace("mov(8) g9<1>UD g8<8,8,1>D", "mov(8) g9<1>UD g10<16,8,2>W")
+        .replace("mov(8) g6<1>UD g5<8,8,1>D", "mov(8) g6<1>UD g4<16,8,2>W");
+    let dce = want
+        .replace("mov(8) g5<1>D g4<16,8,2>W\n", "")
+        .replace("mov(8) g8<1>D g10<16,8,2>W\n", "");
+    golden(
+        &format!("{HEAD}{body}"),
+        12,
+        &format!("{HEAD}{want}"),
+        &format!("{HEAD}{dce}"),
+    );
+}
+
+#[test]
+fn simd16_regions() {
+    let text = "shl(16) g3<1>UD g1<8,8,1>UD 0x00000003UD
+send(16) g5 g3 ld.b16 { align1 1H };
+cmp.l.f0.0(16) g7<2>W g5<16,8,2>W 5W
+mov(16) g9<1>D g7<16,8,2>W
+mov.nz.f0.1(16) null<1>D g9<8,8,1>D
+(+f0.1) sel(16) g11<1>D g3<8,8,1>D 7D
+mov(16) g13<1>D -g9<8,8,1>D
+add(16) g15<1>D g11<8,8,1>D g13<8,8,1>D
+send(16) null g3 g15 st.b32 { align1 1H EOT };";
+    let want = text
+        .replace(
+            "mov.nz.f0.1(16) null<1>D g9<8,8,1>D",
+            "mov.nz.f0.1(16) null<1>W g7<16,8,2>W",
+        )
+        .replace(
+            "mov(16) g13<1>D -g9<8,8,1>D",
+            "mov(16) g13<1>D -g7<16,8,2>W",
+        );
+    let vg: Vec<(u32, u32)> = (0..7).map(|k| (3 + 2 * k, 2)).collect();
+    let p = vprog(16, text, &vg);
+    let q = check_preserves(&p, run, 27, &input);
+    assert_eq!(q.text(), canon(&want));
+}
+
+#[test]
+fn refuses_mixed_widths_and_ties_movs_together() {
+    // A combine with a 32-bit CMP result (native width): sizes meet, the
+    // widening MOV is the canonicalization and stays.
+    refused(&format!("{HEAD}cmp.l.f0.0(8) g4<2>W g3<16,8,2>W 5W\nmov(8) g5<1>D g4<16,8,2>W\ncmp.ge.f0.0(8) g6<1>D g2<8,8,1>D 16D\nand(8) g7<1>D g5<8,8,1>D g6<8,8,1>D\nsend(8) null g2 g7 st.b32 {{ align1 1Q EOT }};"), 7);
+    // All or nothing: the test could read N, the mixed AND cannot.
+    refused(&format!("{HEAD}cmp.l.f0.0(8) g4<2>W g3<16,8,2>W 5W\nmov(8) g5<1>D g4<16,8,2>W\ncmp.ge.f0.0(8) g6<1>D g2<8,8,1>D 16D\nmov.nz.f0.0(8) null<1>D g5<8,8,1>D\n(+f0.0) sel(8) g7<1>D g6<8,8,1>D 3D\nand(8) g8<1>D g5<8,8,1>D g6<8,8,1>D\nadd(8) g9<1>D g7<8,8,1>D g8<8,8,1>D\nsend(8) null g2 g9 st.b32 {{ align1 1Q EOT }};"), 9);
+    // An AND of two widened booleans, one of which also feeds an ADD:
+    // that MOV stays, so the AND keeps reading X, so the other stays too.
+    refused(&format!("{HEAD}cmp.l.f0.0(8) g4<2>W g3<16,8,2>W 5W\nmov(8) g5<1>D g4<16,8,2>W\ncmp.g.f0.0(8) g6<2>W g3<16,8,2>W -3W\nmov(8) g7<1>D g6<16,8,2>W\nand(8) g8<1>D g5<8,8,1>D g7<8,8,1>D\nadd(8) g9<1>D g7<8,8,1>D g8<8,8,1>D\nsend(8) null g2 g9 st.b32 {{ align1 1Q EOT }};"), 9);
+}
+
+#[test]
+fn refuses_what_is_not_exact() {
+    let cmp = "cmp.l.f0.0(8) g4<2>W g3<16,8,2>W 5W\n";
+    let end = "send(8) null g2 g8 st.b32 { align1 1Q EOT };";
+    for body in [
+        // Zero extension (UW source): 0xFFFF -> 0x0000FFFF is no boolean.
+        "mov(8) g5<1>D g4<16,8,2>UW\nmov.nz.f0.1(8) null<1>D g5<8,8,1>D\n(+f0.1) sel(8) g8<1>D g2<8,8,1>D 1D\n",
+        // A relational test of X read as UD (0xFFFFFFFF > 0, -1W < 0).
+        "mov(8) g5<1>D g4<16,8,2>W\ncmp.l.f0.1(8) null<1>UD g5<8,8,1>UD 0UD\n(+f0.1) sel(8) g8<1>D g2<8,8,1>D 1D\n",
+        // X read as UD into a float (4294967295.0, not -1.0).
+        "mov(8) g5<1>D g4<16,8,2>W\nmov(8) g8<1>F g5<8,8,1>UD\n",
+        // Arithmetic on X.
+        "mov(8) g5<1>D g4<16,8,2>W\nadd(8) g8<1>D g5<8,8,1>D 1D\n",
+        // A predicated widening MOV is not taken.
+        "cmp.z.f0.1(8) null<1>D g2<8,8,1>D 0D\n(+f0.1) mov(8) g5<1>D g4<16,8,2>W\nmov(8) g8<1>D -g5<8,8,1>D\n",
+        // N is overwritten between the MOV and the reader.
+        "mov(8) g5<1>D g4<16,8,2>W\ncmp.g.f0.0(8) g4<2>W g3<16,8,2>W -3W\nmov(8) g8<1>D -g5<8,8,1>D\n",
+    ] {
+        refused(&format!("{HEAD}{cmp}{body}{end}"), 8);
+    }
+    // The widened value of something that is not a boolean (an i2i).
+    refused(&format!("{HEAD}add(8) g4<2>W g3<16,8,2>W 1W\nmov(8) g5<1>D g4<16,8,2>W\nmov(8) g8<1>D -g5<8,8,1>D\n{end}"), 8);
+    // X stored directly by a SEND.
+    refused(&format!("{HEAD}{cmp}mov(8) g8<1>D g4<16,8,2>W\n{end}"), 8);
+    // A negated SEL source (integer negation: -(-1) = 1 is no boolean).
+    refused(&format!("{HEAD}{cmp}mov(8) g5<1>D g4<16,8,2>W\ncmp.g.f0.0(8) g6<2>W g3<16,8,2>W -3W\nmov(8) g7<1>D g6<16,8,2>W\n(+f0.0) sel(8) g8<1>D -g5<8,8,1>D -g7<8,8,1>D\n{end}"), 8);
+}
+
+#[test]
+fn refuses_readers_in_other_blocks_when_n_is_not_pinned() {
+    // N (g4) is written in two blocks (a phi): after the ENDIF it is not
+    // pinned, so the reader inside the next IF may not read it.
+    let text = format!(
+        "{HEAD}cmp.l.f0.0(8) g4<2>W g3<16,8,2>W 5W
+cmp.l.f0.1(8) null<1>D g2<8,8,1>D 24D
+(+f0.1) if(8) JIP: L0 UIP: L0
+cmp.g.f0.0(8) g4<2>W g3<16,8,2>W -3W
+L0:
+endif(8) JIP: L1
+L1:
+mov(8) g5<1>D g4<16,8,2>W
+mov(8) g8<1>D 0D
+cmp.l.f0.1(8) null<1>D g2<8,8,1>D 16D
+(+f0.1) if(8) JIP: L2 UIP: L2
+mov(8) g8<1>D -g5<8,8,1>D
+L2:
+endif(8) JIP: L3
+L3:
+send(8) null g2 g8 st.b32 {{ align1 1Q EOT }};"
+    );
+    refused(&text, 8);
+    // A reader in the MOV's block, before N changes, is rewritten.
+    let same = text
+        .replace("mov(8) g8<1>D 0D", "mov(8) g8<1>D -g5<8,8,1>D")
+        .replace(
+            "mov(8) g8<1>D -g5<8,8,1>D\nL2:",
+            "add(8) g8<1>D g8<8,8,1>D 2D\nL2:",
+        );
+    let p = vprog(8, &same, &vg(8));
+    let q = check_preserves(&p, run, 11, &input);
+    assert_eq!(
+        q.text(),
+        canon(&same.replacen("mov(8) g8<1>D -g5<8,8,1>D", "mov(8) g8<1>D -g4<16,8,2>W", 1))
+    );
+}
+
+/// bool16 lowering of `a = x < 5; b = y < 5; b2i(a & b); b2f(a);
+/// store a & b; bcsel(b, 7, 9)`: every boolean is already 16-bit and
+/// b2i/b2f read it as W: nothing to do.
+const BOOL16: &str = "and(8) g2<1>UD g1<8,8,1>UD 0x00000007UD
+mul(8) g3<1>UD g1<8,8,1>UD 0x0010UW
+mul(8) g4<1>UD g1<8,8,1>UD 0x0020UW
+add(8) g5<1>UD g3<8,8,1>UD 0x00000000UD
+send(8) g6 g5 ld.b16
+add(8) g7<1>UD g3<8,8,1>UD 0x00000008UD
+send(8) g8 g7 ld.b16
+mov(1) g9<1>UW 0x0005UW { align1 WE_all 1N };
+cmp.l.f0.0(8) g10<2>W g6<16,8,2>W g9<0,1,0>W
+cmp.l.f0.0(8) g11<2>W g8<16,8,2>W g9<0,1,0>W
+and(8) g12<2>W g10<16,8,2>W g11<16,8,2>W
+mov(8) g13<1>D -g12<16,8,2>W
+mov(8) g14<1>F -g10<16,8,2>W
+mov(1) g15<1>UD 0x00000007UD { align1 WE_all 1N };
+mov(1) g16<1>UD 0x00000009UD { align1 WE_all 1N };
+mov.nz.f0.0(8) null<1>W g11<16,8,2>W
+(+f0.0) sel(8) g17<1>UD g15<0,1,0>UD g16<0,1,0>UD
+add(8) g18<1>UD g4<8,8,1>UD 0x00000000UD
+send(8) null g18 g13 st.b32
+add(8) g19<1>UD g4<8,8,1>UD 0x00000008UD
+send(8) null g19 g14 st.b32
+add(8) g20<1>UD g4<8,8,1>UD 0x00000010UD
+mov(8) g21<1>D -g12<16,8,2>W
+send(8) null g20 g21 st.b8
+add(8) g22<1>UD g4<8,8,1>UD 0x00000018UD
+send(8) null g22 g17 st.b32
+send(8) null g0 end { align1 1Q EOT };";
+
+#[test]
+fn bool16_lowering_is_left_alone() {
+    refused(BOOL16, 22);
+    // The bool32 lowering of the same program becomes it, up to the AND's
+    // D destination and register numbers.
+    let bool32 = "and(8) g2<1>UD g1<8,8,1>UD 0x00000007UD
+mul(8) g3<1>UD g1<8,8,1>UD 0x0010UW
+mul(8) g4<1>UD g1<8,8,1>UD 0x0020UW
+add(8) g5<1>UD g3<8,8,1>UD 0x00000000UD
+send(8) g6 g5 ld.b16
+add(8) g7<1>UD g3<8,8,1>UD 0x00000008UD
+send(8) g8 g7 ld.b16
+mov(1) g9<1>UW 0x0005UW { align1 WE_all 1N };
+cmp.l.f0.0(8) g10<2>W g6<16,8,2>W g9<0,1,0>W
+mov(8) g11<1>D g10<16,8,2>W
+cmp.l.f0.0(8) g12<2>W g8<16,8,2>W g9<0,1,0>W
+mov(8) g13<1>D g12<16,8,2>W
+and(8) g14<1>D g11<8,8,1>D g13<8,8,1>D
+mov(8) g15<1>D -g14<8,8,1>D
+mov(8) g16<1>F -g11<8,8,1>D
+mov(1) g17<1>UD 0x00000007UD { align1 WE_all 1N };
+mov(1) g18<1>UD 0x00000009UD { align1 WE_all 1N };
+mov.nz.f0.0(8) null<1>D g13<8,8,1>D
+(+f0.0) sel(8) g19<1>UD g17<0,1,0>UD g18<0,1,0>UD
+add(8) g20<1>UD g4<8,8,1>UD 0x00000000UD
+send(8) null g20 g15 st.b32
+add(8) g21<1>UD g4<8,8,1>UD 0x00000008UD
+send(8) null g21 g16 st.b32
+add(8) g22<1>UD g4<8,8,1>UD 0x00000010UD
+mov(8) g23<1>D -g14<8,8,1>D
+send(8) null g22 g23 st.b8
+add(8) g24<1>UD g4<8,8,1>UD 0x00000018UD
+send(8) null g24 g19 st.b32
+send(8) null g0 end { align1 1Q EOT };";
+    let mut p = vprog(8, bool32, &vg(24));
+    (p.input_slots, p.output_slots) = (2, 4);
+    let q = check_preserves(&p, run, 11, &input);
+    let want = bool32
+        .replace(
+            "and(8) g14<1>D g11<8,8,1>D g13<8,8,1>D",
+            "and(8) g14<1>D g10<16,8,2>W g12<16,8,2>W",
+        )
+        .replace(
+            "mov(8) g16<1>F -g11<8,8,1>D",
+            "mov(8) g16<1>F -g10<16,8,2>W",
+        )
+        .replace(
+            "mov.nz.f0.0(8) null<1>D g13<8,8,1>D",
+            "mov.nz.f0.0(8) null<1>W g12<16,8,2>W",
+        );
+    assert_eq!(q.text(), canon(&want));
+}
+
+#[test]
+fn native_lowering_phi_copy_and_mixed_combines() {
+    // native (and bool32) lowering of `phi(c32 ? x32 < 0 : x16 < 7)`
+    // stored as b2i: the 16-bit arm's boolean is widened for the 32-bit
+    // phi; the phi copy does the widening itself.
+    let text = "and(8) g2<1>UD g1<8,8,1>UD 0x00000007UD
+mul(8) g3<1>UD g1<8,8,1>UD 0x0010UW
+mul(8) g4<1>UD g1<8,8,1>UD 0x0008UW
+add(8) g5<1>UD g3<8,8,1>UD 0x00000000UD
+send(8) g6 g5 ld.b16
+add(8) g7<1>UD g3<8,8,1>UD 0x00000008UD
+send(8) g8 g7 ld.b32
+mov(1) g9<1>UD 0x00000003UD { align1 WE_all 1N };
+cmp.l.f0.0(8) g10<1>D g8<8,8,1>D g9<0,1,0>D
+mov.nz.f0.0(8) null<1>D g10<8,8,1>D
+(+f0.0) if(8) JIP: LABEL0 UIP: LABEL1
+mov(1) g11<1>UD 0x00000000UD { align1 WE_all 1N };
+cmp.l.f0.0(8) g12<1>D g8<8,8,1>D g11<0,1,0>D
+mov(8) g13<1>UD g12<8,8,1>D
+else(8) JIP: LABEL1 UIP: LABEL1
+LABEL0:
+mov(1) g14<1>UW 0x0007UW { align1 WE_all 1N };
+cmp.l.f0.0(8) g15<2>W g6<16,8,2>W g14<0,1,0>W
+mov(8) g16<1>D g15<16,8,2>W
+mov(8) g13<1>UD g16<8,8,1>D
+LABEL1:
+endif(8) JIP: LABEL2
+LABEL2:
+mov(8) g17<1>D -g13<8,8,1>D
+add(8) g18<1>UD g4<8,8,1>UD 0x00000000UD
+send(8) null g18 g17 st.b32
+send(8) null g0 end { align1 1Q EOT };";
+    let mut p = vprog(8, text, &vg(18));
+    p.input_slots = 2;
+    let q = check_preserves(&p, run, 11, &input);
+    let want = text.replace(
+        "mov(8) g13<1>UD g16<8,8,1>D",
+        "mov(8) g13<1>UD g15<16,8,2>W",
+    );
+    assert_eq!(q.text(), canon(&want));
+    let mut r = q.clone();
+    apply(&mut r, crate::brw::dce::run);
+    assert_eq!(
+        r.text(),
+        canon(
+            &want
+                .replace("mov(8) g16<1>D g15<16,8,2>W\n", "")
+                .replace("and(8) g2<1>UD g1<8,8,1>UD 0x00000007UD\n", "")
+        )
+    );
+
+    // native lowering of corpus/bool_phi_b2x (SIMD8): each widened
+    // boolean (g27, g29, g31 from 8- and 16-bit compares) meets the
+    // 32-bit phi g19 in an AND or XOR: all refused.
+    let native = "and(8) g2<1>UD g1<8,8,1>UD 0x00000007UD
+mul(8) g3<1>UD g1<8,8,1>UD 0x0020UW
+mul(8) g4<1>UD g1<8,8,1>UD 0x0048UW
+add(8) g5<1>UD g3<8,8,1>UD 0x00000000UD
+send(8) g6 g5 ld.b16
+add(8) g7<1>UD g3<8,8,1>UD 0x00000008UD
+send(8) g8 g7 ld.b32
+add(8) g9<1>UD g3<8,8,1>UD 0x00000010UD
+send(8) g10 g9 ld.b64
+add(8) g12<1>UD g3<8,8,1>UD 0x00000018UD
+send(8) g13 g12 ld.b8
+mov(1) g14<1>UW 0x0000UW { align1 WE_all 1N };
+cmp.l.f0.0(8) g15<2>HF g6<16,8,2>HF g14<0,1,0>HF
+mov.nz.f0.0(8) null<1>W g15<16,8,2>W
+(+f0.0) if(8) JIP: LABEL0 UIP: LABEL1
+mov(1) g16<1>UQ 0x0000000000000005UQ { align1 WE_all 1N };
+cmp.l.f0.0(8) g17<1>Q g10<4,4,1>Q g16<0,1,0>Q
+mov(8) g19<1>UD g17<8,4,2>D
+else(8) JIP: LABEL1 UIP: LABEL1
+LABEL0:
+mov(1) g20<1>UD 0x3f800000UD { align1 WE_all 1N };
+cmp.ge.f0.0(8) g21<1>F g8<8,8,1>F g20<0,1,0>F
+mov(8) g19<1>UD g21<8,8,1>D
+LABEL1:
+endif(8) JIP: LABEL2
+LABEL2:
+mov(1) g22<2>B 0W { align1 WE_all 1N };
+mov(8) g23<2>W g13<32,8,4>B
+mov(8) g24<2>W g22<0,1,0>B
+cmp.nz.f0.0(8) g25<2>W g23<16,8,2>W g24<16,8,2>W
+mov(8) g27<1>D g25<16,8,2>W
+and(8) g26<1>D g19<8,8,1>D g27<8,8,1>D
+mov(8) g29<1>D g15<16,8,2>W
+xor(8) g28<1>D g19<8,8,1>D g29<8,8,1>D
+mov(8) g31<1>D g25<16,8,2>W
+xor(8) g30<1>D ~g19<8,8,1>D g31<8,8,1>D
+mov(8) g32<1>D -g26<8,8,1>D
+mov(8) g33<2>W -g19<8,8,1>D
+mov(8) g34<1>D -g26<8,8,1>D
+mov(8) g35<1>Q -g19<8,8,1>D
+mov(8) g37<2>HF -g19<8,8,1>D
+mov(8) g38<1>F -g26<8,8,1>D
+mov(8) g39<1>DF -g28<8,8,1>D
+add(8) g41<1>UD g4<8,8,1>UD 0x00000000UD
+mov(8) g42<1>D -g19<8,8,1>D
+send(8) null g41 g42 st.b8
+add(8) g43<1>UD g4<8,8,1>UD 0x00000008UD
+send(8) null g43 g32 st.b8
+add(8) g44<1>UD g4<8,8,1>UD 0x00000010UD
+send(8) null g44 g33 st.b16
+add(8) g45<1>UD g4<8,8,1>UD 0x00000018UD
+send(8) null g45 g34 st.b32
+add(8) g46<1>UD g4<8,8,1>UD 0x00000020UD
+send(8) null g46 g35 st.b64
+add(8) g47<1>UD g4<8,8,1>UD 0x00000028UD
+send(8) null g47 g37 st.b16
+add(8) g48<1>UD g4<8,8,1>UD 0x00000030UD
+send(8) null g48 g38 st.b32
+add(8) g49<1>UD g4<8,8,1>UD 0x00000038UD
+send(8) null g49 g39 st.b64
+add(8) g50<1>UD g4<8,8,1>UD 0x00000040UD
+mov(8) g51<1>D -g30<8,8,1>D
+send(8) null g50 g51 st.b8
+send(8) null g0 end { align1 1Q EOT };";
+    let mut v: Vec<(u32, u32)> = vec![];
+    let mut r = 2;
+    while r <= 51 {
+        let size = if matches!(r, 10 | 17 | 35 | 39) { 2 } else { 1 };
+        v.push((r, size));
+        r += size;
+    }
+    let mut p = vprog(8, native, &v);
+    assert!(!apply(&mut p, run));
+    assert_eq!(p.text(), canon(native));
+}

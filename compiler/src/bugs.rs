@@ -1,0 +1,218 @@
+//! Re-creations of real miscompiles (EU-MODEL.md §6), switched on with
+//! `--inject NAME[,NAME]`. Each is a small, clearly marked change of
+//! behaviour inside the pass (or lowering step) it belongs to: the code reads
+//! `ctx.bugs.has(Bug::X)` at exactly one decision point. With no bug
+//! injected the compiler's output is identical to a build without the
+//! machinery. compiler/BUGS.md documents each one with its Mesa reference.
+
+use std::fmt;
+
+macro_rules! bug_table {
+    ($( $variant:ident = $name:literal, $pass:literal, $mesa:literal, $doc:literal; )*) => {
+        /// An injectable bug.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[allow(missing_docs)]
+        pub enum Bug { $($variant),* }
+
+        /// Every injectable bug: (bug, name, pass, Mesa commit or issue, what goes wrong).
+        pub static BUGS: &[BugInfo] = &[
+            $( BugInfo { bug: Bug::$variant, name: $name, pass: $pass, mesa: $mesa, doc: $doc } ),*
+        ];
+    };
+}
+
+/// One row of the bug table.
+#[derive(Debug)]
+pub struct BugInfo {
+    /// The bug.
+    pub bug: Bug,
+    /// Its `--inject` name.
+    pub name: &'static str,
+    /// The pass (full name) or lowering step it lives in.
+    pub pass: &'static str,
+    /// The Mesa commit or issue it re-creates.
+    pub mesa: &'static str,
+    /// What goes wrong.
+    pub doc: &'static str,
+}
+
+bug_table! {
+    CmodPropTypeMismatch = "cmod-prop-type-mismatch", "eu:cmod-prop", "1e128e9b69c, ddd1706ab37, 2dff9a66b62 (fdo 89317, 109404)",
+        "propagates a cmod into a producer whose destination type or size differs from the consumer's source";
+    CmodPropSaturate = "cmod-prop-saturate", "eu:cmod-prop", "b91ecee04ab, 36abb0c6918 (issue #2610)",
+        "folds a compare into a saturated producer with a condition the saturation changes";
+    CmodPropInvertNan = "cmod-prop-invert-nan", "eu:cmod-prop", "57344052b6a (issue #11800), c88b52745c7",
+        "inverts a float cmod when folding a negated condition, which is not NaN-safe";
+    CmodPropFlagSubreg = "cmod-prop-flag-subreg", "eu:cmod-prop", "8030cb75c18",
+        "ignores the flag subregister: an f0.1/f1.x write is rewritten to the producer's flag";
+    DceFlagHalves = "dce-flag-halves", "eu:dce", "0fec265373f",
+        "tracks flag liveness per 16-bit subregister: a SIMD8 write to one half kills the other half's live bits";
+    DcePredicatedKill = "dce-predicated-kill", "eu:dce", "c3d7caa1e00",
+        "treats a predicated flag write as a kill, so an earlier live flag write is removed";
+    CopyPropNoMask = "copy-prop-nomask", "eu:copy-prop", "d4015bcb388",
+        "propagates a copy past a NoMask overwrite of its source in a divergent loop";
+    SatPropTypeChange = "sat-prop-type-change", "eu:sat-prop", "35a2d259f27, 3d8fea0e092",
+        "moves .sat into a producer of another type (or one that writes flags)";
+    CoalesceDropsCmod = "coalesce-drops-cmod", "eu:register-coalesce", "e581ddeeeec (issue #2820)",
+        "deletes a coalesced MOV that carries a cmod, losing its flag write";
+    CseNegSat = "cse-neg-sat", "eu:cse", "1567da1e282",
+        "merges mul.sat -a,b with mul.sat a,b through negation, but sat(-x) != -sat(x)";
+    CseCrossInvocation = "cse-cross-invocation", "ir:cse", "seed 004 (Connor Abbott, 2017)",
+        "merges two identical subgroup ops that run under different execution masks";
+    NativeNoCanonicalize = "native-no-canonicalize", "lowering (native)", "seed 000 open question; nir_lower_bool_to_bitsize",
+        "combines booleans of different widths without converting them to one width";
+    Bool16ZeroExtend = "bool16-zero-extend", "lowering (bool16)", "6318808a055, EU-MODEL §4.5",
+        "widens a 16-bit boolean by zero-extension (0x0000FFFF) instead of sign-extension";
+    Cmp64UpperDword = "cmp64-upper-dword", "lowering (native)", "seed 001 (the 64-bit CMP's garbage upper half)",
+        "reads a 64-bit CMP result as a whole qword, upper dword included";
+    Shift16Unmasked = "shift16-unmasked", "lowering", "c2a25cf75ca (crucible shift.int16)",
+        "omits the explicit count mask on 16-bit shifts; the hardware masks to 5 bits, not 4";
+    BitfieldExpandEdge = "bitfield-expand-edge", "ir:bitfield", "seed 003 (Marek Olsak, 2015)",
+        "expands ubfe/ibfe without the offset + bits >= 32 case";
+    AlgebraicBfiIand = "algebraic-bfi-iand", "ir:algebraic", "f11a4146454 (issue #11695)",
+        "rewrites iand(bfi(...)) with a wrong mask constant";
+}
+
+impl Bug {
+    /// The bug's table row.
+    pub fn info(self) -> &'static BugInfo {
+        &BUGS[self as usize]
+    }
+}
+
+thread_local! {
+    static HITS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many times, on this thread, an injected bug's decision point chose
+/// the buggy behaviour since the last [`reset_hits`].
+pub fn hits() -> u64 {
+    HITS.with(|h| h.get())
+}
+
+/// Resets [`hits`].
+pub fn reset_hits() {
+    HITS.with(|h| h.set(0));
+}
+
+/// A set of injected bugs.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct BugSet(u64);
+
+impl BugSet {
+    /// No bugs: the compiler as it should be.
+    pub const NONE: BugSet = BugSet(0);
+
+    /// Whether `b` is injected. Decision points call this exactly where the
+    /// buggy behaviour would be chosen, so a `true` answer is counted as a
+    /// hit ([`hits`]): a compile with no hits must equal the bug-free one.
+    pub fn has(self, b: Bug) -> bool {
+        let on = self.0 & (1 << b as u32) != 0;
+        if on {
+            HITS.with(|h| h.set(h.get() + 1));
+        }
+        on
+    }
+
+    /// The set with `b` added.
+    pub fn with(self, b: Bug) -> BugSet {
+        BugSet(self.0 | 1 << b as u32)
+    }
+
+    /// Whether no bug is injected.
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The injected bugs, in table order.
+    pub fn iter(self) -> impl Iterator<Item = Bug> {
+        BUGS.iter().map(|i| i.bug).filter(move |&b| self.has(b))
+    }
+
+    /// Parses `name[,name]` (`none` or empty: no bugs).
+    pub fn parse(text: &str) -> Result<BugSet, String> {
+        let mut set = BugSet::NONE;
+        if text.is_empty() || text == "none" {
+            return Ok(set);
+        }
+        for name in text.split(',').map(str::trim) {
+            let Some(info) = BUGS.iter().find(|i| i.name == name) else {
+                let names: Vec<&str> = BUGS.iter().map(|i| i.name).collect();
+                return Err(format!("unknown bug `{name}` (bugs: {})", names.join(", ")));
+            };
+            set = set.with(info.bug);
+        }
+        Ok(set)
+    }
+}
+
+impl fmt::Display for BugSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_empty() {
+            return f.write_str("none");
+        }
+        let names: Vec<&str> = self.iter().map(|b| b.info().name).collect();
+        f.write_str(&names.join(","))
+    }
+}
+
+impl fmt::Debug for BugSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+/// The BUGS.md text (a test keeps compiler/BUGS.md equal to it).
+pub fn markdown() -> String {
+    let mut s = String::from(
+        "# Injectable bugs\n\nGenerated from `compiler/src/bugs.rs` (`UPDATE_BUGS_MD=1 cargo test -p compiler bugs_md` rewrites it).\n\n\
+         Each bug re-creates a real miscompile class (EU-MODEL.md §6) as a small, clearly marked change of \
+         behaviour in the pass it belongs to, switched on with `--inject NAME[,NAME]`. With nothing injected \
+         the compiler's output is identical to a build without the machinery (tested on the corpus).\n\n\
+         | name | where | Mesa commit / issue | what goes wrong |\n|---|---|---|---|\n",
+    );
+    for b in BUGS {
+        s.push_str(&format!(
+            "| `{}` | {} | {} | {} |\n",
+            b.name, b.pass, b.mesa, b.doc
+        ));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_order_matches_enum() {
+        for (i, b) in BUGS.iter().enumerate() {
+            assert_eq!(b.bug as usize, i, "{}", b.name);
+        }
+        assert!(BUGS.len() >= 12);
+    }
+
+    #[test]
+    fn parse_and_print() {
+        let s = BugSet::parse("cse-neg-sat,dce-flag-halves").unwrap();
+        assert!(s.has(Bug::CseNegSat) && s.has(Bug::DceFlagHalves) && !s.has(Bug::CopyPropNoMask));
+        assert_eq!(s.to_string(), "dce-flag-halves,cse-neg-sat");
+        assert_eq!(BugSet::parse("none").unwrap(), BugSet::NONE);
+        assert!(BugSet::parse("frob")
+            .unwrap_err()
+            .starts_with("unknown bug `frob` (bugs: cmod-prop-type-mismatch,"));
+    }
+
+    #[test]
+    fn bugs_md_is_current() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/BUGS.md");
+        if std::env::var_os("UPDATE_BUGS_MD").is_some() {
+            std::fs::write(path, markdown()).unwrap();
+        }
+        let have = std::fs::read_to_string(path).unwrap_or_default();
+        assert!(
+            have == markdown(),
+            "compiler/BUGS.md is stale: run UPDATE_BUGS_MD=1 cargo test -p compiler bugs_md"
+        );
+    }
+}

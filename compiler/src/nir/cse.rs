@@ -1,0 +1,330 @@
+//! Common-subexpression elimination, modelling NIR's `nir_opt_cse`.
+//!
+//! An instruction is replaced by an earlier identical one whose definition
+//! dominates it: same op, same result size, same sources (in either order
+//! for a commutative op) and same immediate (constant or slot). Its uses are
+//! rewritten to the earlier value and it is removed.
+//!
+//! What may be merged: ALU ops (those that may be undefined too: the
+//! dominating copy ran first on the same operands in every lane that reaches
+//! this one), `load_const`, and the pure I/O ops (`load_input`,
+//! `load_uniform`, `invocation_id`, `subgroup_invocation`), which give each
+//! lane the same value wherever they run. Never `store_output`, and never a
+//! subgroup op: `ballot`, the votes, `elect` and the reads of other lanes
+//! depend on which lanes are active, and a dominating copy may run under
+//! another execution mask (seed 004: one inside a loop with a non-uniform
+//! exit, one after it). NIR keeps them out of `nir_instr_set` for the same
+//! reason (they are not CAN_REORDER).
+
+use super::{Node, Subst};
+use crate::bugs::Bug;
+use crate::passes::PassCtx;
+use ir::cfg::Cfg;
+use ir::{Instr, Op, OpClass, Program, ValueId};
+use std::collections::HashMap;
+
+/// What makes two instructions identical.
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct Key {
+    op: Op,
+    bits: u8,
+    srcs: Vec<ValueId>,
+    imm: u64,
+}
+
+/// Whether instructions with this op may be merged.
+fn mergeable(op: Op, ctx: &PassCtx) -> bool {
+    match op.info().class {
+        OpClass::Alu | OpClass::Const => true,
+        OpClass::Io => op.is_pure(),
+        // Injected bug (BUGS.md: cse-cross-invocation): treats subgroup ops
+        // as pure, merging copies that run under different execution masks.
+        OpClass::Subgroup => ctx.bugs.has(Bug::CseCrossInvocation),
+    }
+}
+
+fn key(i: &Instr) -> Option<Key> {
+    let dest = i.dest?;
+    let mut srcs = i.srcs.clone();
+    if i.op.is_commutative() {
+        srcs.sort_unstable();
+    }
+    Some(Key {
+        op: i.op,
+        bits: dest.bits,
+        srcs,
+        imm: i.imm,
+    })
+}
+
+/// Merges identical instructions into dominating copies; returns whether
+/// the program changed.
+pub fn run(p: &mut Program, ctx: &PassCtx) -> bool {
+    let cfg = Cfg::build(&p.body);
+    let mut subst = Subst::new(p.value_bound());
+    // Every mergeable instruction seen so far, by key: its block index and value.
+    let mut seen: HashMap<Key, Vec<(usize, ValueId)>> = HashMap::new();
+    let mut changed = false;
+    // Program order visits a block's dominators before it, and an
+    // instruction's sources before it.
+    super::walk_mut(&mut p.body, &mut |node| {
+        let Node::Block(b) = node else { return };
+        let bi = cfg.index(b.id).expect("every block is in the CFG");
+        b.instrs.retain_mut(|i| {
+            for s in &mut i.srcs {
+                subst.rewrite(s);
+            }
+            if !mergeable(i.op, ctx) {
+                return true;
+            }
+            let Some(k) = key(i) else { return true };
+            let dest = i.dest.expect("keyed instructions define a value").id;
+            let copies = seen.entry(k).or_default();
+            match copies.iter().find(|&&(cb, _)| cfg.dominates(cb, bi)) {
+                Some(&(_, v)) => {
+                    subst.set(dest, v);
+                    changed = true;
+                    false
+                }
+                None => {
+                    copies.push((bi, dest));
+                    true
+                }
+            }
+        });
+    });
+    subst.apply(&mut p.body);
+    changed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{check, check_corpus, ctx};
+    use crate::bugs::{Bug, BugSet};
+    use ir::{parse_program, print_program, validate};
+
+    #[test]
+    fn merges_identical_instructions_in_a_block() {
+        // %4 is %3 with its sources swapped (iadd commutes), %5 a second
+        // constant 1, %7 the same input load, %9 and %11 the same ids; %6
+        // (isub does not commute), %8 (another slot), %10 (another size) and
+        // %12 (another constant) are different. The merged copies' users
+        // (%13, a store) read the first copy.
+        check(
+            super::run,
+            "shader: t
+decl_input 0 i32
+decl_input 1 i32
+decl_uniform 0 i32
+decl_output 0 i32
+decl_output 1 i32
+decl_output 2 i32
+decl_output 3 i32
+decl_output 4 i32
+decl_output 5 i64
+impl main {
+	block b0:
+	32 %0 = @load_input () (slot=0)
+	32 %1 = @load_uniform () (slot=0)
+	32 %2 = load_const (0x00000001)
+	32 %3 = iadd %0, %2
+	32 %4 = iadd %2, %0
+	32 %5 = load_const (0x00000001)
+	32 %6 = isub %2, %0
+	32 %7 = @load_input () (slot=0)
+	32 %8 = @load_input () (slot=1)
+	32 %9 = @invocation_id ()
+	64 %10 = u2u %3
+	32 %11 = @invocation_id ()
+	32 %12 = load_const (0x00000002)
+	32 %13 = imul %4, %7
+	32 %14 = iadd %13, %11
+	32 %15 = iadd %14, %1
+	32 %16 = iadd %15, %12
+	@store_output (%5) (slot=0)
+	@store_output (%6) (slot=1)
+	@store_output (%8) (slot=2)
+	@store_output (%9) (slot=3)
+	@store_output (%16) (slot=4)
+	@store_output (%10) (slot=5)
+}
+",
+            "shader: t
+decl_input 0 i32
+decl_input 1 i32
+decl_uniform 0 i32
+decl_output 0 i32
+decl_output 1 i32
+decl_output 2 i32
+decl_output 3 i32
+decl_output 4 i32
+decl_output 5 i64
+impl main {
+	block b0:
+	32 %0 = @load_input () (slot=0)
+	32 %1 = @load_uniform () (slot=0)
+	32 %2 = load_const (0x00000001)
+	32 %3 = iadd %0, %2
+	32 %6 = isub %2, %0
+	32 %8 = @load_input () (slot=1)
+	32 %9 = @invocation_id ()
+	64 %10 = u2u %3
+	32 %12 = load_const (0x00000002)
+	32 %13 = imul %3, %0
+	32 %14 = iadd %13, %9
+	32 %15 = iadd %14, %1
+	32 %16 = iadd %15, %12
+	@store_output (%2) (slot=0)
+	@store_output (%6) (slot=1)
+	@store_output (%8) (slot=2)
+	@store_output (%9) (slot=3)
+	@store_output (%16) (slot=4)
+	@store_output (%10) (slot=5)
+}
+",
+        );
+    }
+
+    #[test]
+    fn only_a_dominating_copy_replaces() {
+        // %2 (before the if) replaces %6 (after it) and %4 (in the then arm);
+        // %5 in the else arm does not see %4 in the then arm, and %7 after
+        // the if does not see either arm's %5/%4 copies of `imul`; the phi
+        // source and the if condition follow the merge of %9 into %8.
+        check(
+            super::run,
+            "shader: t
+decl_input 0 i32
+decl_input 1 bool
+decl_output 0 i32
+decl_output 1 i32
+decl_output 2 i32
+impl main {
+	block b0:
+	32 %0 = @load_input () (slot=0)
+	1 %1 = @load_input () (slot=1)
+	32 %2 = iadd %0, %0
+	1 %8 = inot %1
+	1 %9 = inot %1
+	if %9 {
+		block b1:
+		32 %3 = imul %0, %0
+		32 %4 = iadd %0, %0
+	} else {
+		block b2:
+		32 %5 = imul %0, %0
+	}
+	block b3:
+	32 %10 = phi b1: %4, b2: %5
+	32 %6 = iadd %0, %0
+	32 %7 = imul %0, %0
+	@store_output (%10) (slot=0)
+	@store_output (%6) (slot=1)
+	@store_output (%7) (slot=2)
+}
+",
+            "shader: t
+decl_input 0 i32
+decl_input 1 bool
+decl_output 0 i32
+decl_output 1 i32
+decl_output 2 i32
+impl main {
+	block b0:
+	32 %0 = @load_input () (slot=0)
+	1 %1 = @load_input () (slot=1)
+	32 %2 = iadd %0, %0
+	1 %8 = inot %1
+	if %8 {
+		block b1:
+		32 %3 = imul %0, %0
+	} else {
+		block b2:
+		32 %5 = imul %0, %0
+	}
+	block b3:
+	32 %10 = phi b1: %2, b2: %5
+	32 %7 = imul %0, %0
+	@store_output (%10) (slot=0)
+	@store_output (%2) (slot=1)
+	@store_output (%7) (slot=2)
+}
+",
+        );
+    }
+
+    /// Seed 004: `ballot (%3)` and `vote_any (%3)` in a loop whose exit is
+    /// non-uniform (lane i leaves when the counter reaches input i), and the
+    /// same ops after it; the pure `ilt`/`b2i` and `subgroup_invocation`
+    /// after the loop are merged into the header's copies.
+    const SEED_004: &str = "shader: t
+decl_input 0 i32
+decl_output 0 i32
+decl_output 1 i32
+decl_output 2 bool
+decl_output 3 bool
+decl_output 4 i32
+impl main {
+	block b0:
+	32 %0 = @load_input () (slot=0)
+	32 %1 = load_const (0x00000000)
+	32 %2 = load_const (0x00000001)
+	1 %3 = ilt %1, %0
+	loop {
+		block b1:
+		32 %4 = phi b0: %1, b4: %10
+		32 %5 = @ballot (%3)
+		1 %6 = @vote_any (%3)
+		32 %7 = @subgroup_invocation ()
+		1 %8 = ige %4, %0
+		if %8 {
+			block b2:
+			break
+		} else {
+			block b3:
+		}
+		block b4:
+		32 %10 = iadd %4, %2
+	}
+	block b5:
+	32 %11 = @ballot (%3)
+	1 %12 = @vote_any (%3)
+	32 %13 = @subgroup_invocation ()
+	1 %14 = ilt %1, %0
+	32 %15 = iadd %13, %4
+	@store_output (%5) (slot=0)
+	@store_output (%11) (slot=1)
+	@store_output (%6) (slot=2)
+	@store_output (%12) (slot=3)
+	@store_output (%15) (slot=4)
+}
+";
+
+    #[test]
+    fn never_merges_subgroup_ops_across_execution_masks() {
+        let want = SEED_004
+            .replace("\t1 %14 = ilt %1, %0\n", "")
+            .replace("\t32 %13 = @subgroup_invocation ()\n", "")
+            .replace("iadd %13, %4", "iadd %7, %4");
+        check(super::run, SEED_004, &want);
+    }
+
+    #[test]
+    fn injected_bug_merges_the_ballot_after_the_loop() {
+        let mut p = parse_program(SEED_004).unwrap();
+        let mut bug = ctx();
+        bug.bugs = BugSet::NONE.with(Bug::CseCrossInvocation);
+        assert!(super::run(&mut p, &bug));
+        validate(&p).unwrap();
+        let text = print_program(&p);
+        assert!(!text.contains("%11 = @ballot") && !text.contains("%12 = @vote_any"));
+        assert!(text.contains("@store_output (%5) (slot=1)"));
+        assert!(text.contains("@store_output (%6) (slot=3)"));
+    }
+
+    #[test]
+    fn keeps_the_meaning_of_the_corpus() {
+        let (compared, _) = check_corpus(&[("cse", super::run)]);
+        assert!(compared > 300, "only {compared} runs compared");
+    }
+}

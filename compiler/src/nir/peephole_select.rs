@@ -1,0 +1,393 @@
+//! If-to-select conversion, modelling NIR's `nir_opt_peephole_select`.
+//!
+//! An `if` whose arms are each a single block (no nested control flow) of
+//! at most [`LIMIT`] instructions, without phis or jumps, in which every
+//! instruction may be speculated (`op.can_speculate()`: pure and never
+//! undefined), becomes straight-line code: the block before the `if`, both
+//! arms' instructions (then first), one `bcsel cond, then_value, else_value`
+//! per phi of the join block (in the phis' order, keeping their values),
+//! and the join block's instructions and jump are merged into one block,
+//! which keeps the id of the block before the `if`. Phis elsewhere that
+//! named the join block as a predecessor name the merged block instead.
+//!
+//! Never speculated: `store_output` (a side effect), subgroup ops (`ballot`,
+//! votes, `elect` and `read_first_invocation` depend on the active lanes;
+//! `read_invocation`, which NIR's whitelist allows, is undefined here when
+//! its lane is not active, so running it on more lanes may make a valid
+//! program invalid), and ops that may be undefined (`idiv`, `f2i`,
+//! `bitfield_insert`, ...). Inner `if`s are converted first, so nested
+//! small `if`s collapse in one run.
+
+use crate::passes::PassCtx;
+use ir::{Block, BlockId, CfNode, Def, If, Instr, Op, Program};
+
+/// The most instructions an arm may have (Intel runs NIR's pass with 8).
+pub const LIMIT: usize = 8;
+
+/// Converts small `if`s into selects; returns whether the program changed.
+pub fn run(p: &mut Program, _ctx: &PassCtx) -> bool {
+    let mut renames: Vec<(BlockId, BlockId)> = Vec::new();
+    list(&mut p.body, &mut renames);
+    if renames.is_empty() {
+        return false;
+    }
+    p.for_each_block_mut(&mut |b| {
+        for phi in &mut b.phis {
+            for (pred, _) in &mut phi.srcs {
+                *pred = resolve(&renames, *pred);
+            }
+        }
+    });
+    true
+}
+
+/// The arm's single block, if the arm can be speculated.
+fn arm(body: &[CfNode]) -> Option<&Block> {
+    match body {
+        [CfNode::Block(b)]
+            if b.phis.is_empty()
+                && b.jump.is_none()
+                && b.instrs.len() <= LIMIT
+                && b.instrs.iter().all(|i| i.op.can_speculate()) =>
+        {
+            Some(b)
+        }
+        _ => None,
+    }
+}
+
+/// Converts the `if`s of a list, innermost first.
+fn list(nodes: &mut Vec<CfNode>, renames: &mut Vec<(BlockId, BlockId)>) {
+    for n in nodes.iter_mut() {
+        match n {
+            CfNode::If(f) => {
+                list(&mut f.then_body, renames);
+                list(&mut f.else_body, renames);
+            }
+            CfNode::Loop(l) => list(&mut l.body, renames),
+            CfNode::Block(_) => {}
+        }
+    }
+    let mut k = 1;
+    while k + 1 < nodes.len() {
+        let ok = matches!(&nodes[k], CfNode::If(f)
+            if arm(&f.then_body).is_some() && arm(&f.else_body).is_some());
+        if !ok {
+            k += 1;
+            continue;
+        }
+        let CfNode::Block(join) = nodes.remove(k + 1) else {
+            unreachable!("blocks and if/loop nodes alternate")
+        };
+        let CfNode::If(f) = nodes.remove(k) else {
+            unreachable!("checked above")
+        };
+        let CfNode::Block(prev) = &mut nodes[k - 1] else {
+            unreachable!("blocks and if/loop nodes alternate")
+        };
+        merge(prev, f, join, renames);
+        // The merged block may now precede another convertible `if`.
+    }
+}
+
+/// Appends both arms, the selects and the join block to `prev`.
+fn merge(prev: &mut Block, f: If, join: Block, renames: &mut Vec<(BlockId, BlockId)>) {
+    let (CfNode::Block(t), CfNode::Block(e)) = (&f.then_body[0], &f.else_body[0]) else {
+        unreachable!("checked by `arm`")
+    };
+    prev.instrs.extend(t.instrs.iter().cloned());
+    prev.instrs.extend(e.instrs.iter().cloned());
+    for phi in join.phis {
+        let pick = |arm: BlockId| {
+            phi.srcs
+                .iter()
+                .find(|(b, _)| resolve(renames, *b) == arm)
+                .expect("a join phi names both arms")
+                .1
+        };
+        prev.instrs.push(Instr {
+            op: Op::Bcsel,
+            dest: Some(Def {
+                id: phi.dest.id,
+                bits: phi.dest.bits,
+            }),
+            srcs: vec![f.cond, pick(t.id), pick(e.id)],
+            imm: 0,
+        });
+    }
+    prev.instrs.extend(join.instrs);
+    prev.jump = join.jump;
+    renames.push((join.id, prev.id));
+}
+
+/// What a block id names after the merges so far.
+fn resolve(renames: &[(BlockId, BlockId)], mut b: BlockId) -> BlockId {
+    while let Some(&(_, to)) = renames.iter().find(|(from, _)| *from == b) {
+        b = to;
+    }
+    b
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{check, check_corpus, PIPELINE};
+
+    #[test]
+    fn turns_small_ifs_into_selects() {
+        // The first if's join phis become bcsels (a 1-bit one too). In the
+        // loop, the break-if has a jump and stays; the if before the latch
+        // collapses into b7, which the header phi then names instead of b10.
+        // An if with empty arms and no phis just goes.
+        check(
+            super::run,
+            "shader: t
+decl_input 0 i32
+decl_input 1 i32
+decl_output 0 i32
+decl_output 1 bool
+decl_output 2 i32
+impl main {
+	block b0:
+	32 %0 = @load_input () (slot=0)
+	32 %1 = @load_input () (slot=1)
+	32 %2 = load_const (0x00000001)
+	1 %3 = ilt %0, %1
+	if %3 {
+		block b1:
+		32 %4 = iadd %0, %2
+		1 %5 = ieq %4, %1
+	} else {
+		block b2:
+		32 %6 = isub %1, %0
+	}
+	block b3:
+	32 %7 = phi b1: %4, b2: %6
+	1 %8 = phi b1: %5, b2: %3
+	loop {
+		block b4:
+		32 %9 = phi b3: %0, b10: %12
+		1 %10 = ige %9, %1
+		if %10 {
+			block b5:
+			break
+		} else {
+			block b6:
+		}
+		block b7:
+		1 %11 = ilt %9, %2
+		if %11 {
+			block b8:
+			32 %13 = iadd %9, %2
+		} else {
+			block b9:
+			32 %14 = iadd %9, %7
+		}
+		block b10:
+		32 %12 = phi b8: %13, b9: %14
+	}
+	block b11:
+	if %8 {
+		block b12:
+	} else {
+		block b13:
+	}
+	block b14:
+	@store_output (%7) (slot=0)
+	@store_output (%8) (slot=1)
+	@store_output (%9) (slot=2)
+}
+",
+            "shader: t
+decl_input 0 i32
+decl_input 1 i32
+decl_output 0 i32
+decl_output 1 bool
+decl_output 2 i32
+impl main {
+	block b0:
+	32 %0 = @load_input () (slot=0)
+	32 %1 = @load_input () (slot=1)
+	32 %2 = load_const (0x00000001)
+	1 %3 = ilt %0, %1
+	32 %4 = iadd %0, %2
+	1 %5 = ieq %4, %1
+	32 %6 = isub %1, %0
+	32 %7 = bcsel %3, %4, %6
+	1 %8 = bcsel %3, %5, %3
+	loop {
+		block b4:
+		32 %9 = phi b0: %0, b7: %12
+		1 %10 = ige %9, %1
+		if %10 {
+			block b5:
+			break
+		} else {
+			block b6:
+		}
+		block b7:
+		1 %11 = ilt %9, %2
+		32 %13 = iadd %9, %2
+		32 %14 = iadd %9, %7
+		32 %12 = bcsel %11, %13, %14
+	}
+	block b11:
+	@store_output (%7) (slot=0)
+	@store_output (%8) (slot=1)
+	@store_output (%9) (slot=2)
+}
+",
+        );
+    }
+
+    #[test]
+    fn collapses_nested_ifs_inside_out() {
+        // The inner if collapses into b1, so the outer join phi's b4 is b1
+        // and the outer if collapses too.
+        check(
+            super::run,
+            "shader: t
+decl_input 0 i32
+decl_input 1 bool
+decl_input 2 bool
+decl_output 0 i32
+impl main {
+	block b0:
+	32 %0 = @load_input () (slot=0)
+	1 %1 = @load_input () (slot=1)
+	1 %2 = @load_input () (slot=2)
+	if %1 {
+		block b1:
+		32 %3 = iadd %0, %0
+		if %2 {
+			block b2:
+			32 %4 = imul %3, %3
+		} else {
+			block b3:
+		}
+		block b4:
+		32 %5 = phi b2: %4, b3: %3
+	} else {
+		block b5:
+	}
+	block b6:
+	32 %6 = phi b4: %5, b5: %0
+	@store_output (%6) (slot=0)
+}
+",
+            "shader: t
+decl_input 0 i32
+decl_input 1 bool
+decl_input 2 bool
+decl_output 0 i32
+impl main {
+	block b0:
+	32 %0 = @load_input () (slot=0)
+	1 %1 = @load_input () (slot=1)
+	1 %2 = @load_input () (slot=2)
+	32 %3 = iadd %0, %0
+	32 %4 = imul %3, %3
+	32 %5 = bcsel %2, %4, %3
+	32 %6 = bcsel %1, %5, %0
+	@store_output (%6) (slot=0)
+}
+",
+        );
+    }
+
+    #[test]
+    fn never_speculates_stores_subgroup_ops_undefined_ops_or_big_arms() {
+        // A store, a ballot, a udiv (undefined for 0), a read_invocation
+        // (undefined if its lane is inactive), nine instructions, and a
+        // nested if that cannot collapse (it stores).
+        let text = "shader: t
+decl_input 0 i32
+decl_input 1 bool
+decl_output 0 i32
+decl_output 1 i32
+decl_output 2 i32
+decl_output 3 i32
+decl_output 4 i32
+impl main {
+	block b0:
+	32 %0 = @load_input () (slot=0)
+	1 %1 = @load_input () (slot=1)
+	32 %2 = load_const (0x00000000)
+	if %1 {
+		block b1:
+		@store_output (%0) (slot=0)
+	} else {
+		block b2:
+	}
+	block b3:
+	if %1 {
+		block b4:
+		32 %3 = @ballot (%1)
+	} else {
+		block b5:
+	}
+	block b6:
+	32 %4 = phi b4: %3, b5: %2
+	if %1 {
+		block b7:
+		32 %5 = udiv %0, %0
+	} else {
+		block b8:
+	}
+	block b9:
+	32 %6 = phi b7: %5, b8: %2
+	if %1 {
+		block b10:
+		32 %7 = @read_invocation (%0, %2)
+	} else {
+		block b11:
+	}
+	block b12:
+	32 %8 = phi b10: %7, b11: %2
+	if %1 {
+		block b13:
+		32 %9 = iadd %0, %0
+		32 %10 = iadd %9, %0
+		32 %11 = iadd %10, %0
+		32 %12 = iadd %11, %0
+		32 %13 = iadd %12, %0
+		32 %14 = iadd %13, %0
+		32 %15 = iadd %14, %0
+		32 %16 = iadd %15, %0
+		32 %17 = iadd %16, %0
+	} else {
+		block b14:
+	}
+	block b15:
+	32 %18 = phi b13: %17, b14: %2
+	if %1 {
+		block b16:
+		if %1 {
+			block b17:
+			@store_output (%2) (slot=0)
+		} else {
+			block b18:
+		}
+		block b19:
+	} else {
+		block b20:
+	}
+	block b21:
+	@store_output (%4) (slot=1)
+	@store_output (%6) (slot=2)
+	@store_output (%8) (slot=3)
+	@store_output (%18) (slot=4)
+}
+";
+        check(super::run, text, text);
+    }
+
+    #[test]
+    fn keeps_the_meaning_of_the_corpus() {
+        let (compared, _) = check_corpus(&[("peephole-select", super::run)]);
+        assert!(compared > 300, "only {compared} runs compared");
+        let mut passes = PIPELINE.to_vec();
+        passes.insert(2, ("peephole-select", super::run));
+        let (compared, _) = check_corpus(&passes);
+        assert!(compared > 300, "only {compared} runs compared");
+    }
+}

@@ -1,0 +1,195 @@
+//! Findings on disk: `DIR/findings/<signature>/` with `case.sir`,
+//! `config.json` and `verdict.json`, one per signature, written atomically
+//! (a temporary directory renamed into place). When two cases share a
+//! signature the one with the lower case index is kept, so the findings of a
+//! seed range do not depend on the number of jobs or on arrival order.
+
+use anyhow::{Context, Result};
+use oracle::{Config, Trail, Verdict};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// What makes two failures the same bug: the verdict kind, the culprit pass,
+/// the strategy and the SIMD width, plus the panic location for crashes or
+/// the rule for invalid EU code.
+pub fn signature(v: &Verdict, culprit: Option<&str>, config: &Config) -> String {
+    let extra = match v {
+        Verdict::CompilerPanic { location, .. } => format!("-{location}"),
+        Verdict::InvalidEu { rule, .. } => format!("-{rule}"),
+        _ => String::new(),
+    };
+    let raw = format!(
+        "{}-{}-{}-simd{}{}",
+        v.kind(),
+        culprit.unwrap_or("unknown"),
+        config.strategy,
+        config.simd,
+        extra
+    );
+    raw.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '.' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// The config of a finding, as written to `config.json`.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct FindingConfig {
+    /// Boolean strategy.
+    pub strategy: String,
+    /// SIMD width.
+    pub simd: u32,
+    /// Pass set (canonical text).
+    pub passes: String,
+    /// Injected bugs (canonical text).
+    pub inject: String,
+    /// The campaign's case index.
+    pub case_index: u64,
+    /// The case's generator seed.
+    pub case_seed: u64,
+}
+
+impl FindingConfig {
+    /// The oracle config this describes.
+    pub fn config(&self) -> Result<Config> {
+        Ok(Config {
+            strategy: self
+                .strategy
+                .parse()
+                .map_err(|e: String| anyhow::anyhow!(e))?,
+            simd: self.simd,
+            passes: compiler::PassSet::parse(&self.passes).map_err(|e| anyhow::anyhow!(e))?,
+            bugs: compiler::BugSet::parse(&self.inject).map_err(|e| anyhow::anyhow!(e))?,
+        })
+    }
+}
+
+/// The verdict of a finding, as written to `verdict.json`.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct FindingVerdict {
+    /// The verdict kind.
+    pub kind: String,
+    /// The verdict in full.
+    pub text: String,
+    /// The first pass after which the lanes diverge.
+    pub culprit: Option<String>,
+    /// The localization trail: (stage, divergence).
+    pub trail: Vec<(String, Option<String>)>,
+    /// The signature.
+    pub signature: String,
+}
+
+/// One finding, ready to write.
+#[derive(Clone, Debug)]
+pub struct Finding {
+    /// Its signature (directory name).
+    pub signature: String,
+    /// The case text (`.sir` with its dispatch).
+    pub case_text: String,
+    /// The config.
+    pub config: FindingConfig,
+    /// The verdict.
+    pub verdict: FindingVerdict,
+}
+
+impl Finding {
+    /// Builds a finding from a failing run.
+    pub fn new(
+        case: &ir::Case,
+        config: &Config,
+        v: &Verdict,
+        trail: &Trail,
+        index: u64,
+        seed: u64,
+    ) -> Finding {
+        let culprit = trail.culprit().map(str::to_string);
+        let signature = signature(v, culprit.as_deref(), config);
+        Finding {
+            signature: signature.clone(),
+            case_text: ir::print_case(case),
+            config: FindingConfig {
+                strategy: config.strategy.to_string(),
+                simd: config.simd,
+                passes: config.passes.to_string(),
+                inject: config.bugs.to_string(),
+                case_index: index,
+                case_seed: seed,
+            },
+            verdict: FindingVerdict {
+                kind: v.kind().to_string(),
+                text: v.to_string(),
+                culprit,
+                trail: trail
+                    .steps
+                    .iter()
+                    .map(|s| (s.stage.clone(), s.divergence.clone()))
+                    .collect(),
+                signature,
+            },
+        }
+    }
+}
+
+/// Writes `bytes` to `path` atomically (temporary file, then rename).
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, bytes).with_context(|| format!("cannot write {}", tmp.display()))?;
+    std::fs::rename(&tmp, path)
+        .with_context(|| format!("cannot rename {} to {}", tmp.display(), path.display()))
+}
+
+/// The case index of an existing finding directory, if any.
+pub fn existing_index(dir: &Path) -> Option<u64> {
+    let text = std::fs::read_to_string(dir.join("config.json")).ok()?;
+    serde_json::from_str::<FindingConfig>(&text)
+        .ok()
+        .map(|c| c.case_index)
+}
+
+/// Stores a finding unless one with the same signature and a lower case
+/// index is already there. Returns whether the signature is new.
+pub fn store(root: &Path, f: &Finding) -> Result<bool> {
+    let dir = root.join(&f.signature);
+    let old = existing_index(&dir);
+    if old.is_some_and(|i| i <= f.config.case_index) {
+        return Ok(false);
+    }
+    let tmp: PathBuf = root.join(format!(".{}.tmp", f.signature));
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
+    std::fs::write(tmp.join("case.sir"), &f.case_text)?;
+    std::fs::write(
+        tmp.join("config.json"),
+        serde_json::to_string_pretty(&f.config)? + "\n",
+    )?;
+    std::fs::write(
+        tmp.join("verdict.json"),
+        serde_json::to_string_pretty(&f.verdict)? + "\n",
+    )?;
+    if old.is_some() {
+        std::fs::remove_dir_all(&dir)
+            .with_context(|| format!("cannot replace {}", dir.display()))?;
+    }
+    std::fs::rename(&tmp, &dir)
+        .with_context(|| format!("cannot move a finding into {}", dir.display()))?;
+    Ok(old.is_none())
+}
+
+/// The signatures of every finding under `root`, sorted.
+pub fn list(root: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(root)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok())
+                .filter(|e| e.path().is_dir() && !e.file_name().to_string_lossy().starts_with('.'))
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    v.sort();
+    v
+}

@@ -1,0 +1,96 @@
+//! Campaign statistics, rewritten to `DIR/stats.json` every few seconds, and
+//! the checkpoint that `--resume` continues from.
+
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Counters of a campaign (only of cases whose results are recorded).
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Counters {
+    /// Cases finished.
+    pub cases: u64,
+    /// Config-runs finished.
+    pub config_runs: u64,
+    /// Config-runs per verdict kind.
+    pub verdicts: BTreeMap<String, u64>,
+    /// Config-runs per strategy, per verdict kind.
+    pub per_strategy: BTreeMap<String, BTreeMap<String, u64>>,
+    /// Failing config-runs per culprit pass.
+    pub per_culprit: BTreeMap<String, u64>,
+    /// How often each pass changed the program.
+    pub pass_changed: BTreeMap<String, u64>,
+    /// Cases where every config mismatched the oracle in the same way: a
+    /// cross-config disagreement with the oracle itself (suspect the oracle
+    /// or the simulator).
+    pub oracle_suspect: u64,
+}
+
+/// What `--resume` needs: every case below `watermark` is done, plus those
+/// listed in `done_above`; and the counters of exactly those cases.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct Checkpoint {
+    /// All cases below this index (in this shard's numbering) are done.
+    pub watermark: u64,
+    /// Cases at or above the watermark that are done too.
+    pub done_above: BTreeSet<u64>,
+    /// Counters of the done cases.
+    pub counters: Counters,
+    /// Seconds spent in earlier runs of this campaign.
+    pub elapsed_before: f64,
+}
+
+impl Checkpoint {
+    /// Records local case `k` as done, advancing the watermark.
+    pub fn mark(&mut self, k: u64) {
+        if k < self.watermark {
+            return;
+        }
+        self.done_above.insert(k);
+        while self.done_above.remove(&self.watermark) {
+            self.watermark += 1;
+        }
+    }
+
+    /// Whether local case `k` is done.
+    pub fn is_done(&self, k: u64) -> bool {
+        k < self.watermark || self.done_above.contains(&k)
+    }
+}
+
+/// `stats.json`.
+#[derive(Clone, Debug, Serialize)]
+pub struct StatsFile<'a> {
+    /// Seconds of work over all runs of the campaign.
+    pub elapsed_s: f64,
+    /// Cases per second.
+    pub cases_per_s: f64,
+    /// Config-runs per second.
+    pub config_runs_per_s: f64,
+    /// Config-runs per second per worker.
+    pub config_runs_per_s_per_job: f64,
+    /// Workers.
+    pub jobs: usize,
+    /// Distinct findings (signatures).
+    pub findings: usize,
+    /// The counters.
+    #[serde(flatten)]
+    pub counters: &'a Counters,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn watermark_advances_over_out_of_order_completions() {
+        let mut c = Checkpoint::default();
+        c.mark(1);
+        c.mark(2);
+        assert_eq!((c.watermark, c.done_above.len()), (0, 2));
+        c.mark(0);
+        assert_eq!((c.watermark, c.done_above.len()), (3, 0));
+        assert!(c.is_done(2) && !c.is_done(3));
+        c.mark(5);
+        assert!(c.is_done(5) && !c.is_done(4));
+    }
+}

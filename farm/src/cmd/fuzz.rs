@@ -1,0 +1,128 @@
+//! `farm fuzz`: a campaign.
+
+use crate::campaign::mix::{Mix, PassChoice};
+use crate::campaign::{self, CampaignId, RunLimits};
+use crate::output::emit;
+use anyhow::Result;
+use compiler::{BugSet, Strategy};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// Options of `farm fuzz`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// How long to run: 30s, 10m, 8h (default 60s unless --cases is given).
+    #[arg(long, value_parser = campaign::parse_duration)]
+    duration: Option<std::time::Duration>,
+    /// Stop after this many cases of this shard (across resumes).
+    #[arg(long)]
+    cases: Option<u64>,
+    /// Workers (default: all cores).
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// Output directory (findings/, stats.json, checkpoint.json).
+    #[arg(long, default_value = "farm-out")]
+    out: PathBuf,
+    /// Strategies, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "bool32,bool16,native,flag", value_parser = |s: &str| s.parse::<Strategy>())]
+    strategies: Vec<Strategy>,
+    /// Pass sets: mix (all + one random subset per case), all, none, random, or a pass list.
+    #[arg(long, default_value = "mix", value_parser = |s: &str| PassChoice::parse(s))]
+    passes: PassChoice,
+    /// SIMD widths, comma-separated (one per case, drawn from its seed).
+    #[arg(long, value_delimiter = ',', default_value = "8,16,32", value_parser = crate::inputs::parse_simd)]
+    simd: Vec<u32>,
+    /// Base seed: case g uses seed + g.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Injected bugs (see compiler/BUGS.md).
+    #[arg(long, default_value = "none", value_parser = |s: &str| BugSet::parse(s))]
+    inject: BugSet,
+    /// Run shard I of N (cases with index % N == I).
+    #[arg(long, default_value = "0/1", value_parser = campaign::parse_shard)]
+    shard: (u64, u64),
+    /// Continue the campaign in --out where it stopped.
+    #[arg(long)]
+    resume: bool,
+    /// Generator config (JSON).
+    #[arg(long)]
+    config: Option<PathBuf>,
+    /// No progress output.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// Runs the command.
+pub fn run(a: Args) -> Result<ExitCode> {
+    let generator = crate::cmd::gen::read_config(a.config.as_deref())?;
+    let strategies = a.strategies.clone();
+    let simd = a.simd.clone();
+    let id = CampaignId {
+        seed: a.seed,
+        shard: a.shard.0,
+        shards: a.shard.1,
+        strategies: strategies.iter().map(|s| s.to_string()).collect(),
+        passes: a.passes.text(),
+        simd: simd.clone(),
+        inject: a.inject.to_string(),
+        generator,
+    };
+    let mix = Mix {
+        strategies,
+        passes: a.passes.clone(),
+        simd,
+        bugs: a.inject,
+    };
+    let jobs = a
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    let duration = a.duration.or(if a.cases.is_none() {
+        Some(std::time::Duration::from_secs(60))
+    } else {
+        None
+    });
+    let limits = RunLimits {
+        duration,
+        cases: a.cases,
+        jobs,
+        tty: std::io::stderr().is_terminal(),
+        quiet: a.quiet,
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    let handler_stop = stop.clone();
+    // A second SIGINT handler (tests calling this twice) is not an error.
+    let _ = ctrlc::set_handler(move || handler_stop.store(true, Ordering::Relaxed));
+    oracle::check::install_panic_hook();
+    let s = campaign::run(&a.out, &id, &mix, &limits, a.resume, stop)?;
+    let c = &s.counters;
+    let mut text = format!(
+        "{} cases, {} config-runs ({:.0} config-runs/s with {jobs} jobs); verdicts: {}\n",
+        c.cases,
+        c.config_runs,
+        s.config_runs_per_s,
+        c.verdicts
+            .iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    if s.interrupted {
+        text.push_str("interrupted: resume with --resume\n");
+    }
+    for f in &s.findings {
+        text.push_str(&format!(
+            "finding: {}\n",
+            a.out.join("findings").join(f).display()
+        ));
+    }
+    emit(&text)?;
+    Ok(if s.findings.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}

@@ -1,0 +1,302 @@
+//! Campaigns end to end, driving the `farm` binary: an injected bug is found
+//! and reproduced; a clean campaign finds nothing; a campaign killed with
+//! SIGKILL resumes without losing or repeating cases; 1 and 2 jobs, and
+//! merged shards versus one run, give the same findings; bad options and
+//! unwritable directories give clear errors.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+fn farm(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_farm"))
+        .args(args)
+        .output()
+        .expect("farm runs")
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("farm-campaign-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+/// Signature -> case index of every finding in a campaign directory.
+fn findings(dir: &Path) -> Vec<(String, u64)> {
+    let mut v: Vec<(String, u64)> = std::fs::read_dir(dir.join("findings"))
+        .map(|rd| {
+            rd.filter_map(|e| e.ok())
+                .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+                .map(|e| {
+                    let cfg = std::fs::read_to_string(e.path().join("config.json")).unwrap();
+                    let json: serde_json::Value = serde_json::from_str(&cfg).unwrap();
+                    (
+                        e.file_name().to_string_lossy().into_owned(),
+                        json["case_index"].as_u64().unwrap(),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+fn stats_cases(dir: &Path) -> u64 {
+    let s: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("stats.json")).unwrap()).unwrap();
+    s["cases"].as_u64().unwrap()
+}
+
+const BUG: &str = "bool16-zero-extend";
+
+#[test]
+fn injected_bug_is_found_and_reproduced() {
+    let d = tmp("inject");
+    let o = farm(&[
+        "fuzz",
+        "--cases",
+        "60",
+        "--jobs",
+        "2",
+        "--quiet",
+        "--inject",
+        BUG,
+        "--out",
+        d.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let f = findings(&d);
+    assert!(!f.is_empty());
+    for (sig, _) in &f {
+        assert!(sig.starts_with("mismatch-lowering-"), "{sig}");
+        let r = farm(&["repro", d.join("findings").join(sig).to_str().unwrap()]);
+        assert_eq!(r.status.code(), Some(1), "{}", text(&r));
+        assert!(text(&r).contains("reproduced"), "{}", text(&r));
+        assert!(text(&r).contains("culprit: lowering"), "{}", text(&r));
+    }
+}
+
+#[test]
+fn clean_campaign_finds_nothing() {
+    let d = tmp("clean");
+    let o = farm(&[
+        "fuzz",
+        "--cases",
+        "120",
+        "--jobs",
+        "2",
+        "--quiet",
+        "--out",
+        d.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(findings(&d).is_empty());
+    assert_eq!(stats_cases(&d), 120);
+}
+
+#[test]
+fn one_and_two_jobs_agree_and_shards_merge_to_one_run() {
+    let (a, b) = (tmp("j1"), tmp("j2"));
+    let args = |d: &Path, jobs: &str| {
+        farm(&[
+            "fuzz",
+            "--cases",
+            "80",
+            "--jobs",
+            jobs,
+            "--quiet",
+            "--inject",
+            BUG,
+            "--seed",
+            "7",
+            "--out",
+            d.to_str().unwrap(),
+        ])
+    };
+    args(&a, "1");
+    args(&b, "2");
+    let fa = findings(&a);
+    assert!(!fa.is_empty());
+    assert_eq!(fa, findings(&b));
+    // Two shards of 40 cases each cover the same 80 cases.
+    let (s0, s1, m) = (tmp("s0"), tmp("s1"), tmp("merged"));
+    for (s, shard) in [(&s0, "0/2"), (&s1, "1/2")] {
+        farm(&[
+            "fuzz",
+            "--cases",
+            "40",
+            "--jobs",
+            "1",
+            "--quiet",
+            "--inject",
+            BUG,
+            "--seed",
+            "7",
+            "--shard",
+            shard,
+            "--out",
+            s.to_str().unwrap(),
+        ]);
+    }
+    let o = farm(&[
+        "merge",
+        "--out",
+        m.to_str().unwrap(),
+        s0.to_str().unwrap(),
+        s1.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(
+        text(&o).starts_with("merged 2 campaigns: 80 cases"),
+        "{}",
+        text(&o)
+    );
+    assert_eq!(findings(&m), fa);
+}
+
+#[test]
+fn kill_minus_nine_then_resume_loses_and_repeats_nothing() {
+    let (d, whole) = (tmp("killed"), tmp("whole"));
+    let n = "400";
+    let mut child = Command::new(env!("CARGO_BIN_EXE_farm"))
+        .args([
+            "fuzz",
+            "--cases",
+            n,
+            "--jobs",
+            "2",
+            "--quiet",
+            "--inject",
+            BUG,
+            "--out",
+            d.to_str().unwrap(),
+        ])
+        .spawn()
+        .unwrap();
+    // Wait for a checkpoint with some progress, then SIGKILL.
+    let t = Instant::now();
+    loop {
+        let progressed = std::fs::read_to_string(d.join("checkpoint.json"))
+            .ok()
+            .and_then(|s| serde_json::from_str::<serde_json::Value>(&s).ok())
+            .and_then(|v| v["counters"]["cases"].as_u64())
+            .is_some_and(|c| c > 0);
+        if progressed || t.elapsed() > Duration::from_secs(120) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let before = stats_cases(&d);
+    assert!(before < 400, "the campaign finished before it was killed");
+    let o = farm(&[
+        "fuzz",
+        "--cases",
+        n,
+        "--jobs",
+        "2",
+        "--quiet",
+        "--inject",
+        BUG,
+        "--resume",
+        "--out",
+        d.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert_eq!(stats_cases(&d), 400, "every case counted exactly once");
+    farm(&[
+        "fuzz",
+        "--cases",
+        n,
+        "--jobs",
+        "2",
+        "--quiet",
+        "--inject",
+        BUG,
+        "--out",
+        whole.to_str().unwrap(),
+    ]);
+    assert_eq!(findings(&d), findings(&whole));
+    let s: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.join("stats.json")).unwrap()).unwrap();
+    let w: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(whole.join("stats.json")).unwrap()).unwrap();
+    assert_eq!(s["verdicts"], w["verdicts"]);
+}
+
+#[test]
+fn bad_options_and_directories_are_clear_errors() {
+    let o = farm(&["fuzz", "--shard", "3/2"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("bad shard `3/2`"), "{}", text(&o));
+    let o = farm(&["fuzz", "--duration", "5x"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("bad duration `5x`"), "{}", text(&o));
+    let o = farm(&["fuzz", "--inject", "nope"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("unknown bug `nope`"), "{}", text(&o));
+    let o = farm(&[
+        "fuzz",
+        "--cases",
+        "1",
+        "--out",
+        "/proc/farm-cannot-write-here",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o).contains("cannot create the output directory /proc/farm-cannot-write-here"),
+        "{}",
+        text(&o)
+    );
+    // An existing campaign is not overwritten without --resume.
+    let d = tmp("exists");
+    farm(&[
+        "fuzz",
+        "--cases",
+        "2",
+        "--quiet",
+        "--out",
+        d.to_str().unwrap(),
+    ]);
+    let o = farm(&[
+        "fuzz",
+        "--cases",
+        "2",
+        "--quiet",
+        "--out",
+        d.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o).contains("already holds a campaign"),
+        "{}",
+        text(&o)
+    );
+    let o = farm(&[
+        "fuzz",
+        "--cases",
+        "2",
+        "--quiet",
+        "--seed",
+        "9",
+        "--resume",
+        "--out",
+        d.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o).contains("--resume: the options differ"),
+        "{}",
+        text(&o)
+    );
+}

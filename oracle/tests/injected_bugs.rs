@@ -1,0 +1,133 @@
+//! Bug injection. For every injectable bug, `corpus/bugs/NAME.sir` is a
+//! hand-written case whose first line gives the config under which the bug
+//! changes the output: with the bug off the case passes, with it on it does
+//! not. And an injected bug whose decision point never fires leaves the
+//! compiled code identical to the bug-free compile.
+
+use compiler::{BugSet, CompileOptions, PassSet, Strategy, BUGS};
+use oracle::check::{check, Config};
+use oracle::Verdict;
+use std::path::PathBuf;
+
+fn bugs_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../corpus/bugs")
+}
+
+/// Parses `// config: --strategy S --simd W --passes P`.
+fn config_line(text: &str, file: &str) -> Config {
+    let line = text.lines().next().unwrap_or("");
+    let words: Vec<&str> = line
+        .strip_prefix("// config:")
+        .unwrap_or_else(|| panic!("{file}: first line must be `// config: ...`"))
+        .split_whitespace()
+        .collect();
+    let mut c = Config::new(Strategy::Bool32, 16, PassSet::all());
+    for pair in words.chunks(2) {
+        match pair {
+            ["--strategy", s] => c.strategy = s.parse().unwrap(),
+            ["--simd", w] => c.simd = w.parse().unwrap(),
+            ["--passes", p] => c.passes = PassSet::parse(p).unwrap(),
+            other => panic!("{file}: unexpected {other:?} in the config line"),
+        }
+    }
+    c
+}
+
+#[test]
+fn every_bug_is_caught_by_its_case_and_the_case_passes_without_it() {
+    oracle::check::install_panic_hook();
+    let mut problems = Vec::new();
+    for info in BUGS {
+        let path = bugs_dir().join(format!("{}.sir", info.name));
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            problems.push(format!("{}: no case {}", info.name, path.display()));
+            continue;
+        };
+        let case = ir::parse_case(&text)
+            .unwrap_or_else(|e| panic!("{}", e.in_file(&path.display().to_string())));
+        assert_eq!(
+            ir::print_case(&case),
+            text,
+            "{} is not canonical",
+            path.display()
+        );
+        let mut config = config_line(&text, info.name);
+        let clean = check(&case, &config);
+        if clean != Verdict::Pass {
+            problems.push(format!(
+                "{}: fails without the bug under {config}: {clean}",
+                info.name
+            ));
+        }
+        config.bugs = BugSet::NONE.with(info.bug);
+        let buggy = check(&case, &config);
+        if buggy == Verdict::Pass {
+            problems.push(format!(
+                "{}: the case passes with the bug injected ({config})",
+                info.name
+            ));
+            continue;
+        }
+        // Localization names the pass the bug lives in.
+        let want = if info.pass.starts_with("lowering") {
+            "lowering"
+        } else {
+            info.pass
+        };
+        let trail = oracle::localize(&case, &config);
+        if trail.culprit() != Some(want) {
+            problems.push(format!(
+                "{}: localized to {:?}, expected {want}; trail {:?}",
+                info.name,
+                trail.culprit(),
+                trail.steps
+            ));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn a_bug_that_does_not_fire_changes_nothing() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../corpus");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "sir"))
+        .collect();
+    files.sort();
+    let (mut compared, mut fired) = (0, 0);
+    for f in files {
+        let p = ir::parse_case(&std::fs::read_to_string(&f).unwrap())
+            .unwrap()
+            .program;
+        for strategy in Strategy::ALL {
+            for simd in [8, 16] {
+                let base = CompileOptions::new(strategy, simd, PassSet::all());
+                let clean = compiler::compile(&p, &base).ok().map(|c| c.program);
+                for info in BUGS {
+                    compiler::bugs::reset_hits();
+                    let buggy =
+                        compiler::compile(&p, &base.clone().with_bugs(BugSet::NONE.with(info.bug)))
+                            .ok()
+                            .map(|c| c.program);
+                    if compiler::bugs::hits() == 0 {
+                        compared += 1;
+                        assert!(
+                            buggy == clean,
+                            "{} changed {} ({strategy}, SIMD{simd}) without firing",
+                            info.name,
+                            f.display()
+                        );
+                    } else {
+                        fired += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        compared > 0 && fired > 0,
+        "compared {compared}, fired {fired}"
+    );
+}
