@@ -300,3 +300,55 @@ fn bad_options_and_directories_are_clear_errors() {
         text(&o)
     );
 }
+
+#[test]
+fn sigint_stops_gracefully_and_the_campaign_resumes() {
+    let d = tmp("sigint");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_farm"))
+        .args([
+            "fuzz",
+            "--cases",
+            "100000",
+            "--jobs",
+            "2",
+            "--quiet",
+            "--out",
+            d.to_str().unwrap(),
+        ])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t = Instant::now();
+    while !d.join("stats.json").exists() && t.elapsed() < Duration::from_secs(120) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains("interrupted: resume with --resume"),
+        "{stdout}"
+    );
+    let done = stats_cases(&d);
+    assert!(done > 0 && done < 100000);
+    // The checkpoint written on the way out lets the campaign continue.
+    // (--cases is a limit of the run, not part of the campaign's identity.)
+    let o = farm(&[
+        "fuzz",
+        "--cases",
+        &(done + 20).to_string(),
+        "--jobs",
+        "2",
+        "--quiet",
+        "--resume",
+        "--out",
+        d.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_eq!(stats_cases(&d), done + 20);
+}
