@@ -304,7 +304,7 @@ fn bad_options_and_directories_are_clear_errors() {
 #[test]
 fn sigint_stops_gracefully_and_the_campaign_resumes() {
     let d = tmp("sigint");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_farm"))
+    let child = Command::new(env!("CARGO_BIN_EXE_farm"))
         .args([
             "fuzz",
             "--cases",
