@@ -303,6 +303,7 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
             }
             let src_fp = src_footprint(&mv.srcs[0], mv.exec_size);
             let dst_fp = dst_footprint(&mv.dst, mv.exec_size);
+            let dst_range = crate::vir::dst_bytes(&mv.dst, mv.exec_size);
             let global = source_pinned(p, &writes, blk.start, m, ctx.bugs);
             let readers: Vec<usize> = if global {
                 // Readers between the source's first writer in this block
@@ -323,7 +324,12 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
                     continue;
                 }
                 for s in 0..reader.srcs.len() {
-                    if overlaps(&src_footprint(&reader.srcs[s], reader.exec_size), &dst_fp)
+                    // Byte ranges first (no allocation): most readers are far away.
+                    let near = crate::vir::src_bytes(&reader.srcs[s], reader.exec_size)
+                        .zip(dst_range)
+                        .is_some_and(|((a0, a1), (b0, b1))| a0 < b1 && b0 < a1);
+                    if near
+                        && overlaps(&src_footprint(&reader.srcs[s], reader.exec_size), &dst_fp)
                         && propagate(reader, s, &mv, &machine)
                     {
                         changed = true;

@@ -175,22 +175,29 @@ impl Liveness {
         let nb = cfg.blocks.len();
         let mut live_in = vec![LiveSet::new(nregs); nb];
         let mut live_out = vec![LiveSet::new(nregs); nb];
-        let mut changed = true;
-        while changed {
-            changed = false;
-            for b in (0..nb).rev() {
-                let mut out = LiveSet::new(nregs);
-                for &s in &cfg.blocks[b].succs {
-                    out.union_with(&live_in[s]);
-                }
-                let mut cur = out.clone();
-                for i in (cfg.blocks[b].start..cfg.blocks[b].end).rev() {
-                    cur.step_back(&acc[i]);
-                }
-                live_out[b] = out;
-                if live_in[b] != cur {
-                    live_in[b] = cur;
-                    changed = true;
+        // Worklist: a block is revisited only when a successor's live-in
+        // grew. Seeded last block first, which settles straight-line code in
+        // one visit per block; the fixpoint is the same as round-robin's.
+        let mut queued = vec![true; nb];
+        let mut work: std::collections::VecDeque<usize> = (0..nb).rev().collect();
+        while let Some(b) = work.pop_front() {
+            queued[b] = false;
+            let mut out = LiveSet::new(nregs);
+            for &s in &cfg.blocks[b].succs {
+                out.union_with(&live_in[s]);
+            }
+            let mut cur = out.clone();
+            for i in (cfg.blocks[b].start..cfg.blocks[b].end).rev() {
+                cur.step_back(&acc[i]);
+            }
+            live_out[b] = out;
+            if live_in[b] != cur {
+                live_in[b] = cur;
+                for &p in &cfg.blocks[b].preds {
+                    if !queued[p] {
+                        queued[p] = true;
+                        work.push_back(p);
+                    }
                 }
             }
         }
