@@ -70,7 +70,9 @@ impl Lower<'_> {
             // Truncation: the low bytes of the container already hold it
             // (bytes are re-packed a dword per lane: a byte view of a qword
             // per lane has no encodable stride).
-            let loc = if n == 8 && src.lane_bytes == 8 {
+            // Never alias a phi's storage: it is rewritten at every back edge
+            // (and by the parallel phi copies), while this value must not be.
+            let loc = if (n == 8 && src.lane_bytes == 8) || self.is_phi_storage(src) {
                 self.dword_container(src)
             } else {
                 src

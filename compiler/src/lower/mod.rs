@@ -154,6 +154,11 @@ impl<'a> Lower<'a> {
         val
     }
 
+    /// Whether `loc` is some phi's storage (which back edges rewrite).
+    pub(crate) fn is_phi_storage(&self, loc: Loc) -> bool {
+        self.phi_locs.values().any(|v| matches!(v, Val::Grf(l) | Val::Bool { loc: l, .. } if l.reg == loc.reg))
+    }
+
     /// A non-boolean value's location.
     pub(crate) fn loc(&mut self, v: ValueId) -> Loc {
         match self.val(v) {
