@@ -156,7 +156,9 @@ impl<'a> Lower<'a> {
 
     /// Whether `loc` is some phi's storage (which back edges rewrite).
     pub(crate) fn is_phi_storage(&self, loc: Loc) -> bool {
-        self.phi_locs.values().any(|v| matches!(v, Val::Grf(l) | Val::Bool { loc: l, .. } if l.reg == loc.reg))
+        self.phi_locs
+            .values()
+            .any(|v| matches!(v, Val::Grf(l) | Val::Bool { loc: l, .. } if l.reg == loc.reg))
     }
 
     /// A non-boolean value's location.
