@@ -35,6 +35,10 @@ enum Command {
     Repro(cmd::repro::Args),
     /// Merge the outputs of campaign shards.
     Merge(cmd::merge::Args),
+    /// Minimize a failing case (a .sir file or a finding) and write its bug report.
+    Reduce(cmd::reduce::Args),
+    /// Manage the corpus: `farm corpus add FINDING_DIR` adds a regression case.
+    Corpus(cmd::corpus::Args),
     /// Run an EU assembly file in the simulator and print per-lane outputs.
     Asm(cmd::asm::Args),
     /// Generate a random case (.sir with its dispatch), or statistics over many.
@@ -63,6 +67,8 @@ fn main() -> ExitCode {
         Command::Fuzz(a) => cmd::fuzz::run(a),
         Command::Repro(a) => cmd::repro::run(a),
         Command::Merge(a) => cmd::merge::run(a),
+        Command::Reduce(a) => cmd::reduce::run(a),
+        Command::Corpus(a) => cmd::corpus::run(a),
     };
     match result {
         Ok(code) => code,

@@ -3,39 +3,14 @@
 //! (a temporary directory renamed into place). When two cases share a
 //! signature the one with the lower case index is kept, so the findings of a
 //! seed range do not depend on the number of jobs or on arrival order.
+//! The campaign's background reducer later adds `reduced/` (the minimized
+//! case and its report); replacing a finding drops its old `reduced/`.
 
 use anyhow::{Context, Result};
 use oracle::{Config, Trail, Verdict};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
-
-/// What makes two failures the same bug: the verdict kind, the culprit pass,
-/// the strategy and the SIMD width, plus the panic location for crashes or
-/// the rule for invalid EU code.
-pub fn signature(v: &Verdict, culprit: Option<&str>, config: &Config) -> String {
-    let extra = match v {
-        Verdict::CompilerPanic { location, .. } => format!("-{location}"),
-        Verdict::InvalidEu { rule, .. } => format!("-{rule}"),
-        _ => String::new(),
-    };
-    let raw = format!(
-        "{}-{}-{}-simd{}{}",
-        v.kind(),
-        culprit.unwrap_or("unknown"),
-        config.strategy,
-        config.simd,
-        extra
-    );
-    raw.chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '.' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect()
-}
+use triage::signature::Signature;
 
 /// The config of a finding, as written to `config.json`.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
@@ -108,7 +83,7 @@ impl Finding {
         seed: u64,
     ) -> Finding {
         let culprit = trail.culprit().map(str::to_string);
-        let signature = signature(v, culprit.as_deref(), config);
+        let signature = Signature::from_verdict(v, culprit.as_deref(), config).to_string();
         Finding {
             signature: signature.clone(),
             case_text: ir::print_case(case),
@@ -151,13 +126,24 @@ pub fn existing_index(dir: &Path) -> Option<u64> {
         .map(|c| c.case_index)
 }
 
+/// What [`store`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stored {
+    /// The signature is new.
+    New,
+    /// The finding replaced one with a higher case index.
+    Replaced,
+    /// A finding with a lower (or the same) case index is kept.
+    Kept,
+}
+
 /// Stores a finding unless one with the same signature and a lower case
-/// index is already there. Returns whether the signature is new.
-pub fn store(root: &Path, f: &Finding) -> Result<bool> {
+/// index is already there.
+pub fn store(root: &Path, f: &Finding) -> Result<Stored> {
     let dir = root.join(&f.signature);
     let old = existing_index(&dir);
     if old.is_some_and(|i| i <= f.config.case_index) {
-        return Ok(false);
+        return Ok(Stored::Kept);
     }
     let tmp: PathBuf = root.join(format!(".{}.tmp", f.signature));
     let _ = std::fs::remove_dir_all(&tmp);
@@ -177,7 +163,11 @@ pub fn store(root: &Path, f: &Finding) -> Result<bool> {
     }
     std::fs::rename(&tmp, &dir)
         .with_context(|| format!("cannot move a finding into {}", dir.display()))?;
-    Ok(old.is_none())
+    Ok(if old.is_some() {
+        Stored::Replaced
+    } else {
+        Stored::New
+    })
 }
 
 /// The signatures of every finding under `root`, sorted.

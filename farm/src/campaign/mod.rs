@@ -1,18 +1,23 @@
 //! Fuzz campaigns: many generated cases, each under a mix of configs, on a
 //! pool of workers; findings written atomically and deduplicated by
-//! signature; statistics and a checkpoint rewritten every few seconds, so a
-//! killed campaign resumes where it stopped.
+//! signature; a persistent bucket index (`buckets.json`); the first finding
+//! of every new bucket reduced, with its report, on one background thread;
+//! statistics and a checkpoint rewritten every few seconds, so a killed
+//! campaign resumes where it stopped (and re-queues unreduced buckets).
 //!
 //! Determinism: case `g` of a campaign (globally numbered; shard I of N runs
 //! the cases with g % N == I) is generated from `seed + g` and run under
 //! configs drawn from that seed, so its verdicts do not depend on the number
 //! of workers, the machine or the order in which results arrive.
 
+pub mod buckets;
 pub mod findings;
 pub mod mix;
+pub mod reduce;
 pub mod stats;
 
 use anyhow::{bail, Context, Result};
+use buckets::Buckets;
 use findings::Finding;
 use mix::Mix;
 use oracle::Verdict;
@@ -77,7 +82,8 @@ struct CaseResult {
     local: u64,
     runs: Vec<(String, &'static str, Option<String>)>,
     changed: Vec<String>,
-    findings: Vec<Finding>,
+    /// Each finding with its config-run's position in the case.
+    findings: Vec<(u64, Finding)>,
     suspect: bool,
 }
 
@@ -110,7 +116,7 @@ fn run_case(id: &CampaignId, mix: &Mix, local: u64) -> CaseResult {
     };
     let expected = oracle::check::expected_outputs(&case, configs[0].simd);
     let mut mismatches = Vec::new();
-    for c in &configs {
+    for (pos, c) in configs.iter().enumerate() {
         let v = match &expected {
             Ok(e) => {
                 let (v, changed) = oracle::check::check_against(&case, c, e);
@@ -123,7 +129,8 @@ fn run_case(id: &CampaignId, mix: &Mix, local: u64) -> CaseResult {
         if is_finding(&v) {
             let trail = oracle::localize(&case, c);
             culprit = trail.culprit().map(str::to_string);
-            r.findings.push(Finding::new(&case, c, &v, &trail, g, seed));
+            r.findings
+                .push((pos as u64, Finding::new(&case, c, &v, &trail, g, seed)));
         }
         if let Verdict::Mismatch { diffs } = &v {
             mismatches.push(diffs.clone());
@@ -162,17 +169,22 @@ pub fn run(
         .with_context(|| format!("cannot create the output directory {}", out.display()))?;
     let id_path = out.join("campaign.json");
     let ckpt_path = out.join("checkpoint.json");
-    let mut ckpt: Checkpoint = match load_json::<CampaignId>(&id_path)? {
+    let (job_tx, job_rx) = crossbeam_channel::bounded::<reduce::Job>(reduce::QUEUE);
+    let (done_tx, done_rx) = crossbeam_channel::unbounded::<reduce::Done>();
+    let (mut ckpt, mut buckets): (Checkpoint, Buckets) = match load_json::<CampaignId>(&id_path)? {
         Some(old) if !resume => bail!(
             "{} already holds a campaign (seed {}); pass --resume to continue it, or choose another --out",
             out.display(),
             old.seed
         ),
         Some(old) if old != *id => bail!("--resume: the options differ from the campaign in {} ({})", out.display(), id_path.display()),
-        Some(_) => load_json(&ckpt_path)?.unwrap_or_default(),
+        Some(_) => (
+            load_json(&ckpt_path)?.unwrap_or_default(),
+            Buckets::open(out, true, job_tx)?,
+        ),
         None => {
             findings::write_atomic(&id_path, (serde_json::to_string_pretty(id)? + "\n").as_bytes())?;
-            Checkpoint::default()
+            (Checkpoint::default(), Buckets::open(out, false, job_tx)?)
         }
     };
     let start = Instant::now();
@@ -186,6 +198,7 @@ pub fn run(
         pb.enable_steady_tick(Duration::from_millis(200));
         pb
     });
+    let cancel = Arc::new(AtomicBool::new(false));
     let mut last_write = Instant::now();
     let mut last_line = Instant::now();
     let mut result: Result<()> = Ok(());
@@ -212,7 +225,13 @@ pub fn run(
             });
         }
         drop(tx);
-        let write_state = |ckpt: &Checkpoint, elapsed: f64| -> Result<()> {
+        {
+            let (dir, cancel) = (&findings_dir, cancel.clone());
+            scope.spawn(move || reduce::background(dir, job_rx, done_tx, cancel));
+        }
+        let write_state = |ckpt: &Checkpoint, buckets: &Buckets, elapsed: f64| -> Result<()> {
+            // The index first: it must know every case the checkpoint does.
+            buckets.save()?;
             let runs = (ckpt.counters.config_runs - runs_before) as f64;
             let now = elapsed.max(1e-9);
             let total_elapsed = ckpt.elapsed_before + elapsed;
@@ -223,6 +242,8 @@ pub fn run(
                 config_runs_per_s_per_job: runs / now / limits.jobs as f64,
                 jobs: limits.jobs,
                 findings: findings::list(&findings_dir).len(),
+                reduced: buckets.reduced(),
+                reduce_queue: buckets.waiting(),
                 counters: &ckpt.counters,
             };
             findings::write_atomic(
@@ -233,51 +254,51 @@ pub fn run(
             c.elapsed_before = total_elapsed;
             findings::write_atomic(&ckpt_path, (serde_json::to_string(&c)? + "\n").as_bytes())
         };
+        let fail = |e: anyhow::Error, result: &mut Result<()>| {
+            *result = Err(e);
+            stop.store(true, Ordering::Relaxed);
+        };
+        // Buckets left unreduced by an earlier run go first.
+        buckets.fill_queue();
+        let mut searching = true;
         loop {
-            match rx.recv_timeout(Duration::from_millis(200)) {
-                Ok(r) => {
-                    // Findings first, then the case counts as done.
-                    for f in &r.findings {
-                        if let Err(e) = findings::store(&findings_dir, f) {
-                            result = Err(e);
-                            stop.store(true, Ordering::Relaxed);
+            if searching {
+                match rx.recv_timeout(Duration::from_millis(200)) {
+                    Ok(r) => {
+                        if let Err(e) = collect(&findings_dir, &mut buckets, &mut ckpt, &r) {
+                            fail(e, &mut result);
                         }
                     }
-                    let c = &mut ckpt.counters;
-                    c.cases += 1;
-                    c.config_runs += r.runs.len() as u64;
-                    for (strategy, kind, culprit) in &r.runs {
-                        *c.verdicts.entry(kind.to_string()).or_default() += 1;
-                        *c.per_strategy
-                            .entry(strategy.clone())
-                            .or_default()
-                            .entry(kind.to_string())
-                            .or_default() += 1;
-                        if let Some(p) = culprit {
-                            *c.per_culprit.entry(p.clone()).or_default() += 1;
-                        }
-                    }
-                    for p in &r.changed {
-                        *c.pass_changed.entry(p.clone()).or_default() += 1;
-                    }
-                    c.oracle_suspect += r.suspect as u64;
-                    ckpt.mark(r.local);
+                    Err(crossbeam_channel::RecvTimeoutError::Timeout) => {}
+                    Err(crossbeam_channel::RecvTimeoutError::Disconnected) => searching = false,
                 }
-                Err(crossbeam_channel::RecvTimeoutError::Timeout) => {}
-                Err(crossbeam_channel::RecvTimeoutError::Disconnected) => break,
+            } else if stop.load(Ordering::Relaxed) || !buckets.busy() {
+                // Interrupted (the reductions are re-queued on --resume), or
+                // every bucket reduced.
+                break;
+            } else if let Ok(d) = done_rx.recv_timeout(Duration::from_millis(200)) {
+                if let Err(e) = buckets.finish(d) {
+                    fail(e, &mut result);
+                }
             }
+            while let Ok(d) = done_rx.try_recv() {
+                if let Err(e) = buckets.finish(d) {
+                    fail(e, &mut result);
+                }
+            }
+            buckets.fill_queue();
             let elapsed = start.elapsed().as_secs_f64();
             if last_write.elapsed() >= Duration::from_secs(2) {
                 last_write = Instant::now();
-                if let Err(e) = write_state(&ckpt, elapsed) {
-                    result = Err(e);
-                    stop.store(true, Ordering::Relaxed);
+                if let Err(e) = write_state(&ckpt, &buckets, elapsed) {
+                    fail(e, &mut result);
                 }
             }
-            let line = || {
-                let runs = (ckpt.counters.config_runs - runs_before) as f64 / elapsed.max(1e-9);
-                format!(
-                    "cases {}, {:.0} config-runs/s, failing runs {}, findings {}",
+            let line =
+                || {
+                    let runs = (ckpt.counters.config_runs - runs_before) as f64 / elapsed.max(1e-9);
+                    format!(
+                    "cases {}, {:.0} config-runs/s, failing runs {}, findings {} ({} reduced{})",
                     ckpt.counters.cases,
                     runs,
                     ckpt.counters
@@ -289,9 +310,11 @@ pub fn run(
                         ))
                         .map(|(_, v)| v)
                         .sum::<u64>(),
-                    findings::list(&findings_dir).len()
+                    findings::list(&findings_dir).len(),
+                    buckets.reduced(),
+                    if searching { "" } else { "; search done, reducing" }
                 )
-            };
+                };
             if let Some(pb) = &progress {
                 pb.set_message(line());
             } else if !limits.quiet && last_line.elapsed() >= Duration::from_secs(10) {
@@ -299,8 +322,16 @@ pub fn run(
                 eprintln!("[{:>6.0}s] {}", elapsed, line());
             }
         }
-        if let Err(e) = write_state(&ckpt, start.elapsed().as_secs_f64()) {
-            result = Err(e);
+        // Abandon a reduction in progress if interrupted; let the reducer
+        // thread finish either way.
+        if stop.load(Ordering::Relaxed) {
+            cancel.store(true, Ordering::Relaxed);
+        }
+        buckets.close();
+        if let Err(e) = write_state(&ckpt, &buckets, start.elapsed().as_secs_f64()) {
+            if result.is_ok() {
+                result = Err(e);
+            }
         }
     });
     if let Some(pb) = progress {
@@ -314,6 +345,49 @@ pub fn run(
         config_runs_per_s: runs / start.elapsed().as_secs_f64().max(1e-9),
         interrupted: stop.load(Ordering::Relaxed),
     })
+}
+
+/// Takes in one case's results: its findings (stored, and counted in their
+/// buckets unless the case was counted before), then its counters; then the
+/// case counts as done.
+fn collect(
+    findings_dir: &Path,
+    buckets: &mut Buckets,
+    ckpt: &mut Checkpoint,
+    r: &CaseResult,
+) -> Result<()> {
+    let counted = buckets.count_case(r.local);
+    let mut changed = false;
+    for (pos, f) in &r.findings {
+        let stored = findings::store(findings_dir, f)?;
+        if counted {
+            let run = r.local * r.runs.len() as u64 + pos + 1;
+            changed |= buckets.record(&f.signature, f.config.case_index, run, stored);
+        }
+    }
+    if changed {
+        buckets.save()?;
+    }
+    let c = &mut ckpt.counters;
+    c.cases += 1;
+    c.config_runs += r.runs.len() as u64;
+    for (strategy, kind, culprit) in &r.runs {
+        *c.verdicts.entry(kind.to_string()).or_default() += 1;
+        *c.per_strategy
+            .entry(strategy.clone())
+            .or_default()
+            .entry(kind.to_string())
+            .or_default() += 1;
+        if let Some(p) = culprit {
+            *c.per_culprit.entry(p.clone()).or_default() += 1;
+        }
+    }
+    for p in &r.changed {
+        *c.pass_changed.entry(p.clone()).or_default() += 1;
+    }
+    c.oracle_suspect += r.suspect as u64;
+    ckpt.mark(r.local);
+    Ok(())
 }
 
 /// Parses `30s`, `10m`, `8h` (or plain seconds).

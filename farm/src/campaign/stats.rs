@@ -72,6 +72,10 @@ pub struct StatsFile<'a> {
     pub jobs: usize,
     /// Distinct findings (signatures).
     pub findings: usize,
+    /// Buckets whose first finding is reduced (`findings/<signature>/reduced/`).
+    pub reduced: usize,
+    /// Buckets waiting for the background reducer (queued or in progress).
+    pub reduce_queue: usize,
     /// The counters.
     #[serde(flatten)]
     pub counters: &'a Counters,

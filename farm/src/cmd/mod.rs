@@ -2,10 +2,12 @@
 
 pub mod asm;
 pub mod compile;
+pub mod corpus;
 pub mod fuzz;
 pub mod gen;
 pub mod interp;
 pub mod merge;
+pub mod reduce;
 pub mod repro;
 pub mod run;
 pub mod stats;

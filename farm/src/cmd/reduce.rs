@@ -1,0 +1,152 @@
+//! `farm reduce FILE.sir|FINDING_DIR`: minimize a failing case while it
+//! shows the same bug, and write `reduced.sir` with its report.
+
+use crate::campaign::findings::FindingConfig;
+use crate::campaign::reduce::{reduce_into, ReduceOptions, MAX_CHECKS};
+use crate::inputs::read_case;
+use crate::output::emit;
+use anyhow::{bail, Context, Result};
+use compiler::{BugSet, PassSet, Strategy};
+use oracle::Config;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+/// Options of `farm reduce`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// A .sir case, or a finding directory (with case.sir and config.json).
+    path: PathBuf,
+    /// Boolean strategy (default: the finding's, the file's `// config:` line, or bool32).
+    #[arg(long, value_parser = |s: &str| s.parse::<Strategy>())]
+    strategy: Option<Strategy>,
+    /// SIMD width (default: the finding's, the file's `// config:` line, or 16).
+    #[arg(long, value_parser = crate::inputs::parse_simd)]
+    simd: Option<u32>,
+    /// Passes (default: the finding's, the file's `// config:` line, or all).
+    #[arg(long, value_parser = |s: &str| PassSet::parse(s))]
+    passes: Option<PassSet>,
+    /// Injected bugs (default: the finding's, the file's `// config:` line, or none).
+    #[arg(long, value_parser = |s: &str| BugSet::parse(s))]
+    inject: Option<BugSet>,
+    /// Output directory (default: FINDING_DIR/reduced/, or FILE.reduced/ next to FILE.sir).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Keep the strategy and pass set; minimize only the case.
+    #[arg(long)]
+    keep_config: bool,
+    /// Most candidate checks the reducer makes.
+    #[arg(long, default_value_t = MAX_CHECKS)]
+    max_checks: usize,
+}
+
+/// Parses a `// config: --strategy S --simd W --passes P [--inject B]`
+/// first line (as in `corpus/bugs/*.sir` and `corpus/regressions/*.sir`)
+/// over `base`; `None` if the text has no such line.
+pub fn config_line(text: &str, base: &Config) -> Result<Option<Config>, String> {
+    let Some(rest) = text
+        .lines()
+        .next()
+        .and_then(|l| l.trim().strip_prefix("// config:"))
+    else {
+        return Ok(None);
+    };
+    let mut c = base.clone();
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    for pair in words.chunks(2) {
+        match pair {
+            ["--strategy", s] => c.strategy = s.parse()?,
+            ["--simd", w] => c.simd = crate::inputs::parse_simd(w)?,
+            ["--passes", p] => c.passes = PassSet::parse(p)?,
+            ["--inject", b] => c.bugs = BugSet::parse(b)?,
+            other => {
+                return Err(format!(
+                    "unexpected `{}` in the config line",
+                    other.join(" ")
+                ))
+            }
+        }
+    }
+    Ok(Some(c))
+}
+
+/// The case, its config and the default output directory.
+fn load(a: &Args) -> Result<(ir::Case, Config, PathBuf, String)> {
+    if a.path.is_dir() {
+        let case = read_case(&a.path.join("case.sir"))?;
+        let cfg_path = a.path.join("config.json");
+        let text = std::fs::read_to_string(&cfg_path)
+            .with_context(|| format!("{} is not a finding directory", a.path.display()))?;
+        let fc: FindingConfig = serde_json::from_str(&text)
+            .map_err(|e| crate::inputs::json_error(&cfg_path.display().to_string(), &e))?;
+        let what = format!("{}", a.path.display());
+        return Ok((case, fc.config()?, a.path.join("reduced"), what));
+    }
+    let case = read_case(&a.path)?;
+    let text = std::fs::read_to_string(&a.path)?;
+    let base = Config::new(Strategy::Bool32, 16, PassSet::all());
+    let config = config_line(&text, &base)
+        .map_err(|e| anyhow::anyhow!("{}:1: {e}", a.path.display()))?
+        .unwrap_or(base);
+    let stem = a
+        .path
+        .file_stem()
+        .map_or("case".into(), |s| s.to_string_lossy().into_owned());
+    let out = a
+        .path
+        .parent()
+        .unwrap_or(Path::new("."))
+        .join(format!("{stem}.reduced"));
+    Ok((case, config, out, a.path.display().to_string()))
+}
+
+/// Runs the command: exit 0 when the case was reduced and the report written.
+pub fn run(a: Args) -> Result<ExitCode> {
+    let (case, mut config, default_out, what) = load(&a)?;
+    if let Some(s) = a.strategy {
+        config.strategy = s;
+    }
+    if let Some(w) = a.simd {
+        config.simd = w;
+    }
+    if let Some(p) = &a.passes {
+        config.passes = p.clone();
+    }
+    if let Some(b) = a.inject {
+        config.bugs = b;
+    }
+    if case.dispatch.is_none() {
+        bail!("{what} has no dispatch section: nothing to run it over");
+    }
+    let out = a.out.clone().unwrap_or(default_out);
+    oracle::check::install_panic_hook();
+    let opts = ReduceOptions {
+        minimize_config: !a.keep_config,
+        max_checks: a.max_checks,
+    };
+    let r = reduce_into(
+        &out,
+        &case,
+        &config,
+        opts,
+        &Arc::new(AtomicBool::new(false)),
+    )
+    .with_context(|| what.clone())?;
+    let rep = &r.report;
+    let mut text = format!(
+        "reduced {what} ({config}) in {} checks\nsignature: {}\nconfig: {}\n",
+        r.checks, rep.signature.name, r.config
+    );
+    if !rep.lanes.is_empty() {
+        text.push_str(&format!("{} lane/slot pairs differ\n", rep.lanes.len()));
+    }
+    text.push_str(&format!(
+        "wrote {}, report.md, report.json\nrepro (in {}): {}\n",
+        out.join(triage::report::CASE_FILE).display(),
+        out.display(),
+        rep.repro
+    ));
+    emit(&text)?;
+    Ok(ExitCode::SUCCESS)
+}

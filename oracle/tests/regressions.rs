@@ -1,0 +1,111 @@
+//! Regression cases: every `corpus/regressions/*.sir`, made from a reduced
+//! finding by `farm corpus add`. Its first line gives the config
+//! (`// config: --strategy S --simd W --passes P [--inject B]`), its second
+//! the signature it was filed under (`// signature: NAME`).
+//!
+//! Without `--inject` the case must pass: the bug it found stays fixed.
+//! With `--inject` it must still fail with the same signature: the farm
+//! still catches the injected bug.
+
+use compiler::{BugSet, PassSet, Strategy};
+use oracle::check::{check, Config};
+use oracle::Verdict;
+use std::path::PathBuf;
+
+fn regressions() -> Vec<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../corpus/regressions");
+    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("readable entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "sir"))
+        .collect();
+    v.sort();
+    v
+}
+
+/// The value of the `// KEY: ...` comment on line `n` (0-based).
+fn comment<'a>(text: &'a str, n: usize, key: &str, file: &str) -> &'a str {
+    text.lines()
+        .nth(n)
+        .and_then(|l| l.strip_prefix(&format!("// {key}: ")))
+        .unwrap_or_else(|| panic!("{file}: line {} must be `// {key}: ...`", n + 1))
+}
+
+/// Parses the config line.
+fn config(text: &str, file: &str) -> Config {
+    let words: Vec<&str> = comment(text, 0, "config", file)
+        .split_whitespace()
+        .collect();
+    let mut c = Config::new(Strategy::Bool32, 16, PassSet::all());
+    for pair in words.chunks(2) {
+        match pair {
+            ["--strategy", s] => c.strategy = s.parse().unwrap(),
+            ["--simd", w] => c.simd = w.parse().unwrap(),
+            ["--passes", p] => c.passes = PassSet::parse(p).unwrap(),
+            ["--inject", b] => c.bugs = BugSet::parse(b).unwrap(),
+            other => panic!("{file}: unexpected {other:?} in the config line"),
+        }
+    }
+    c
+}
+
+/// The signature's directory-safe name, as triage spells it.
+fn signature(v: &Verdict, culprit: Option<&str>, c: &Config) -> String {
+    let detail = match v {
+        Verdict::CompilerPanic { location, .. } => format!("-{location}"),
+        Verdict::InvalidEu { rule, .. } => format!("-{rule}"),
+        _ => String::new(),
+    };
+    format!(
+        "{}-{}-{}-simd{}{detail}",
+        v.kind(),
+        culprit.unwrap_or("unknown"),
+        c.strategy,
+        c.simd
+    )
+    .chars()
+    .map(|ch| {
+        if ch.is_ascii_alphanumeric() || ch == '-' || ch == '.' {
+            ch
+        } else {
+            '_'
+        }
+    })
+    .collect()
+}
+
+#[test]
+fn regression_cases_replay() {
+    oracle::check::install_panic_hook();
+    let files = regressions();
+    assert!(!files.is_empty(), "corpus/regressions/ has no cases");
+    let mut problems = Vec::new();
+    for path in &files {
+        let file = path.display().to_string();
+        let text = std::fs::read_to_string(path).unwrap();
+        let case = ir::parse_case(&text).unwrap_or_else(|e| panic!("{}", e.in_file(&file)));
+        assert_eq!(ir::print_case(&case), text, "{file} is not canonical");
+        let name = comment(&text, 1, "signature", &file);
+        assert_eq!(
+            path.file_stem().unwrap().to_string_lossy(),
+            name,
+            "{file}: the file name is the signature"
+        );
+        let c = config(&text, &file);
+        let v = check(&case, &c);
+        if c.bugs.is_empty() {
+            if v != Verdict::Pass {
+                problems.push(format!("{file}: fails again under {c}: {v}"));
+            }
+        } else {
+            let trail = oracle::localize(&case, &c);
+            let now = signature(&v, trail.culprit(), &c);
+            if now != name {
+                problems.push(format!(
+                    "{file}: the injected bug is no longer caught as {name} under {c}: {now} ({v})"
+                ));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

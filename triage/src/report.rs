@@ -1,0 +1,640 @@
+//! Bug reports: `report.md` (readable in a merge request) and `report.json`
+//! for one (usually minimized) case under one config.
+//!
+//! A report holds, and nothing more: the signature (with the verdict) and the
+//! config; a one-line command that reproduces it
+//! (`farm run reduced.sir --strategy S --simd W --passes P [--inject B]`);
+//! the minimized `.sir`; a per-lane table of every differing
+//! (lane, slot, expected, got); the program just before and just after the
+//! culprit pass (IR text for IR passes, EU assembly for EU passes; for
+//! `lowering` the IR it lowers and the lowered EU code, for `regalloc` the
+//! code on virtual registers and the final code); and the localization
+//! trail.
+
+use crate::signature::Signature;
+use compiler::{CompileOptions, Snapshot};
+use ir::Case;
+use oracle::{Config, Verdict};
+use serde::{Deserialize, Serialize};
+use std::fmt::Write;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::Path;
+
+/// The file name of the case a report's repro command runs.
+pub const CASE_FILE: &str = "reduced.sir";
+
+/// The config, as text fields.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConfigText {
+    /// Boolean strategy.
+    pub strategy: String,
+    /// SIMD width.
+    pub simd: u32,
+    /// Pass set (canonical text).
+    pub passes: String,
+    /// Injected bugs (`none` or names).
+    pub inject: String,
+}
+
+impl ConfigText {
+    /// The text fields of `c`.
+    pub fn of(c: &Config) -> ConfigText {
+        ConfigText {
+            strategy: c.strategy.to_string(),
+            simd: c.simd,
+            passes: c.passes.to_string(),
+            inject: c.bugs.to_string(),
+        }
+    }
+
+    /// The command-line options (`--strategy S --simd W --passes P [--inject B]`).
+    pub fn options(&self) -> String {
+        let mut s = format!(
+            "--strategy {} --simd {} --passes {}",
+            self.strategy, self.simd, self.passes
+        );
+        if self.inject != "none" {
+            s.push_str(&format!(" --inject {}", self.inject));
+        }
+        s
+    }
+}
+
+/// One differing output slot of one lane.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LaneRow {
+    /// Invocation.
+    pub lane: u32,
+    /// Output slot.
+    pub slot: usize,
+    /// What the oracle says (`-`: never written).
+    pub expected: String,
+    /// What the compiled code did.
+    pub got: String,
+}
+
+/// A program listing.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Listing {
+    /// What it is (`IR after ir:dce`, `EU code after lowering (virtual registers)`).
+    pub label: String,
+    /// The text.
+    pub code: String,
+}
+
+/// The program around the culprit stage.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CulpritCode {
+    /// The culprit stage.
+    pub stage: String,
+    /// The program the stage received.
+    pub before: Listing,
+    /// The program it produced; `None` when it produced none (it panicked
+    /// or its output was rejected), see `error`.
+    pub after: Option<Listing>,
+    /// Why there is no `after`.
+    pub error: Option<String>,
+}
+
+/// One step of the localization trail.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TrailStep {
+    /// The stage.
+    pub stage: String,
+    /// `None` if the program after it agrees with the oracle, else the first difference.
+    pub divergence: Option<String>,
+}
+
+/// A bug report.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Report {
+    /// The signature.
+    pub signature: SignatureText,
+    /// The config.
+    pub config: ConfigText,
+    /// The one-line command that reproduces it.
+    pub repro: String,
+    /// The minimized case (`.sir` with its dispatch).
+    pub case: String,
+    /// Every differing (lane, slot).
+    pub lanes: Vec<LaneRow>,
+    /// The program just before and just after the culprit stage, if
+    /// localization named one.
+    pub culprit: Option<CulpritCode>,
+    /// The localization trail.
+    pub trail: Vec<TrailStep>,
+}
+
+/// The signature as a report shows it: its name, its parts and the verdict.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SignatureText {
+    /// The directory-safe name.
+    pub name: String,
+    /// The verdict kind.
+    pub kind: String,
+    /// The culprit stage.
+    pub culprit: Option<String>,
+    /// The strategy.
+    pub strategy: String,
+    /// The SIMD width class (`simd8`).
+    pub simd: String,
+    /// Panic location or broken rule.
+    pub detail: Option<String>,
+    /// The verdict's one-line summary.
+    pub verdict: String,
+}
+
+impl SignatureText {
+    /// The parts of `s`, with the verdict summary.
+    pub fn of(s: &Signature, verdict: &Verdict) -> SignatureText {
+        SignatureText {
+            name: s.to_string(),
+            kind: s.kind.clone(),
+            culprit: s.culprit.clone(),
+            strategy: s.strategy.clone(),
+            simd: s.simd_class(),
+            detail: s.detail.clone(),
+            verdict: verdict.to_string().lines().next().unwrap_or("").to_string(),
+        }
+    }
+}
+
+/// Why a report could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    /// The case does not fail under the config.
+    #[error("the case does not fail under {config} (verdict: {verdict})")]
+    NotFailing {
+        /// The config.
+        config: String,
+        /// The verdict.
+        verdict: String,
+    },
+    /// A file could not be written.
+    #[error("cannot write {path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The error.
+        source: std::io::Error,
+    },
+}
+
+/// A stage's program as captured from the compiler.
+struct Snap {
+    stage: String,
+    listing: Listing,
+}
+
+/// An IR program's text without its leading comments.
+fn ir_text(p: &ir::Program) -> String {
+    let mut p = p.clone();
+    p.comments.clear();
+    ir::print_program(&p)
+}
+
+/// Every stage's program: the IR input first, then one per trail stage.
+fn snapshots(case: &Case, config: &Config) -> Vec<Snap> {
+    let opts = CompileOptions::new(config.strategy, config.simd, config.passes.clone())
+        .with_bugs(config.bugs);
+    let mut snaps = Vec::new();
+    let _ = catch_unwind(AssertUnwindSafe(|| {
+        compiler::compile_with_hook(&case.program, &opts, &mut |s| {
+            let (stage, label, code) = match s {
+                Snapshot::Ir {
+                    pass: "input",
+                    program,
+                } => (
+                    "input".to_string(),
+                    "IR input".to_string(),
+                    ir_text(program),
+                ),
+                Snapshot::Ir { pass, program } => (
+                    format!("ir:{pass}"),
+                    format!("IR after ir:{pass}"),
+                    ir_text(program),
+                ),
+                Snapshot::Eu { pass, program } => {
+                    let stage = if pass == "lowering" {
+                        "lowering".to_string()
+                    } else {
+                        format!("eu:{pass}")
+                    };
+                    let label = format!("EU code after {stage} (virtual registers)");
+                    (stage, label, program.text())
+                }
+                Snapshot::Final { program } => (
+                    "regalloc".to_string(),
+                    "EU code after regalloc (final)".to_string(),
+                    eu::print_program(program),
+                ),
+            };
+            snaps.push(Snap {
+                stage,
+                listing: Listing { label, code },
+            });
+        })
+    }));
+    snaps
+}
+
+/// The programs around the trail's culprit.
+fn culprit_code(snaps: &[Snap], trail: &[TrailStep]) -> Option<CulpritCode> {
+    let i = trail.iter().position(|s| s.divergence.is_some())?;
+    let step = &trail[i];
+    // snaps[0] is the input; snaps[k + 1] is the program after trail step k.
+    let after = snaps.get(i + 1).filter(|s| s.stage == step.stage);
+    let before = match after {
+        Some(_) => &snaps[i],
+        None => snaps.last()?,
+    };
+    Some(CulpritCode {
+        stage: step.stage.clone(),
+        before: before.listing.clone(),
+        after: after.map(|s| s.listing.clone()),
+        error: after.is_none().then(|| step.divergence.clone()).flatten(),
+    })
+}
+
+impl Report {
+    /// Checks, localizes and compiles `case` under `config`, and gathers the
+    /// report. The case should fail; a passing case gives an empty report.
+    pub fn build(case: &Case, config: &Config) -> Report {
+        let verdict = oracle::check(case, config);
+        let trail = oracle::localize(case, config);
+        let signature = Signature::from_verdict(&verdict, trail.culprit(), config);
+        let config_text = ConfigText::of(config);
+        let steps: Vec<TrailStep> = trail
+            .steps
+            .iter()
+            .map(|s| TrailStep {
+                stage: s.stage.clone(),
+                divergence: s.divergence.clone(),
+            })
+            .collect();
+        let lanes = match &verdict {
+            Verdict::Mismatch { diffs } => diffs
+                .iter()
+                .map(|d| LaneRow {
+                    lane: d.lane,
+                    slot: d.slot,
+                    expected: d.expected.clone(),
+                    got: d.got.clone(),
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        let snaps = snapshots(case, config);
+        Report {
+            signature: SignatureText::of(&signature, &verdict),
+            repro: format!("farm run {CASE_FILE} {}", config_text.options()),
+            config: config_text,
+            case: ir::print_case(case),
+            lanes,
+            culprit: culprit_code(&snaps, &steps),
+            trail: steps,
+        }
+    }
+
+    /// The report as pretty JSON (with a final newline).
+    pub fn json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a report serializes") + "\n"
+    }
+
+    /// The report as Markdown.
+    pub fn markdown(&self) -> String {
+        let mut md = String::new();
+        let s = &self.signature;
+        let _ = writeln!(md, "# `{}`\n", s.name);
+        let _ = writeln!(md, "{}\n", s.verdict);
+        md.push_str("| kind | culprit | strategy | SIMD | detail |\n|---|---|---|---|---|\n");
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {} | {} |\n",
+            cell(&s.kind),
+            cell(s.culprit.as_deref().unwrap_or("unknown")),
+            cell(&s.strategy),
+            cell(&s.simd),
+            cell(s.detail.as_deref().unwrap_or("-"))
+        );
+        let _ = writeln!(md, "Config: `{}`\n", self.config.options());
+        let _ = writeln!(md, "## Reproduce\n\n```sh\n{}\n```\n", self.repro);
+        let _ = writeln!(md, "## Minimized case (`{CASE_FILE}`)\n");
+        fence(&mut md, "", &self.case);
+        md.push_str("## Differing lanes\n\n");
+        if self.lanes.is_empty() {
+            md.push_str("No lane differs (the verdict is not a mismatch).\n\n");
+        } else {
+            md.push_str("| lane | slot | expected | got |\n|---:|---:|---|---|\n");
+            for r in &self.lanes {
+                let _ = writeln!(
+                    md,
+                    "| {} | {} | {} | {} |",
+                    r.lane,
+                    r.slot,
+                    cell(&r.expected),
+                    cell(&r.got)
+                );
+            }
+            md.push('\n');
+        }
+        match &self.culprit {
+            Some(c) => {
+                let _ = writeln!(md, "## Before and after `{}`\n", c.stage);
+                let _ = writeln!(md, "### Before: {}\n", c.before.label);
+                fence(&mut md, "", &c.before.code);
+                match (&c.after, &c.error) {
+                    (Some(a), _) => {
+                        let _ = writeln!(md, "### After: {}\n", a.label);
+                        fence(&mut md, "", &a.code);
+                    }
+                    (None, e) => {
+                        let _ = writeln!(md, "### After\n\nNo program: {}\n", e.as_deref().unwrap_or("the stage failed"));
+                    }
+                }
+            }
+            None => md.push_str(
+                "## Before and after the culprit\n\nLocalization named no culprit: every stage agrees with the oracle.\n\n",
+            ),
+        }
+        md.push_str("## Localization trail\n\n");
+        if self.trail.is_empty() {
+            md.push_str("No stage ran.\n");
+        } else {
+            md.push_str("| stage | after it |\n|---|---|\n");
+            for t in &self.trail {
+                let result = match &t.divergence {
+                    None => "agrees".to_string(),
+                    Some(d) => format!("**diverges**: {}", cell(d)),
+                };
+                let _ = writeln!(md, "| `{}` | {result} |", t.stage);
+            }
+        }
+        md
+    }
+}
+
+/// A Markdown table cell: no line breaks, `|` escaped.
+fn cell(s: &str) -> String {
+    s.replace('|', "\\|").replace('\n', " ")
+}
+
+/// A fenced code block, followed by a blank line.
+fn fence(md: &mut String, lang: &str, code: &str) {
+    let _ = writeln!(md, "```{lang}");
+    md.push_str(code);
+    if !code.ends_with('\n') {
+        md.push('\n');
+    }
+    md.push_str("```\n\n");
+}
+
+fn write_file(path: &Path, text: &str) -> Result<(), ReportError> {
+    let io = |source| ReportError::Io {
+        path: path.display().to_string(),
+        source,
+    };
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, text).map_err(io)?;
+    std::fs::rename(&tmp, path).map_err(io)
+}
+
+/// Writes `dir/report.md` and `dir/report.json` for `case` under `config`
+/// (the minimized case and config; the repro command runs `dir/reduced.sir`,
+/// which the caller writes). Fails if the case does not fail.
+pub fn write_report(dir: &Path, case: &Case, config: &Config) -> Result<Report, ReportError> {
+    let report = Report::build(case, config);
+    if report.signature.kind == "pass" {
+        return Err(ReportError::NotFailing {
+            config: config.to_string(),
+            verdict: report.signature.verdict,
+        });
+    }
+    std::fs::create_dir_all(dir).map_err(|source| ReportError::Io {
+        path: dir.display().to_string(),
+        source,
+    })?;
+    write_file(&dir.join("report.md"), &report.markdown())?;
+    write_file(&dir.join("report.json"), &report.json())?;
+    Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use compiler::{BugSet, PassSet, Strategy};
+
+    fn sample() -> Report {
+        Report {
+            signature: SignatureText {
+                name: "mismatch-lowering-bool16-simd8".into(),
+                kind: "mismatch".into(),
+                culprit: Some("lowering".into()),
+                strategy: "bool16".into(),
+                simd: "simd8".into(),
+                detail: None,
+                verdict: "mismatch in 1 lane/slot pairs".into(),
+            },
+            config: ConfigText {
+                strategy: "bool16".into(),
+                simd: 8,
+                passes: "none".into(),
+                inject: "bool16-zero-extend".into(),
+            },
+            repro: "farm run reduced.sir --strategy bool16 --simd 8 --passes none --inject bool16-zero-extend".into(),
+            case: "shader: s\nimpl main {\n}\n".into(),
+            lanes: vec![LaneRow {
+                lane: 1,
+                slot: 0,
+                expected: "1.0".into(),
+                got: "a|b".into(),
+            }],
+            culprit: Some(CulpritCode {
+                stage: "lowering".into(),
+                before: Listing {
+                    label: "IR input".into(),
+                    code: "shader: s".into(),
+                },
+                after: Some(Listing {
+                    label: "EU code after lowering (virtual registers)".into(),
+                    code: "send(8) null g1\n".into(),
+                }),
+                error: None,
+            }),
+            trail: vec![TrailStep {
+                stage: "lowering".into(),
+                divergence: Some("lane 1 slot 0: expected 1.0, got -65535.0".into()),
+            }],
+        }
+    }
+
+    #[test]
+    fn markdown_has_every_section_in_order() {
+        let want = "# `mismatch-lowering-bool16-simd8`\n\n\
+            mismatch in 1 lane/slot pairs\n\n\
+            | kind | culprit | strategy | SIMD | detail |\n|---|---|---|---|---|\n\
+            | mismatch | lowering | bool16 | simd8 | - |\n\n\
+            Config: `--strategy bool16 --simd 8 --passes none --inject bool16-zero-extend`\n\n\
+            ## Reproduce\n\n```sh\n\
+            farm run reduced.sir --strategy bool16 --simd 8 --passes none --inject bool16-zero-extend\n\
+            ```\n\n\
+            ## Minimized case (`reduced.sir`)\n\n```\nshader: s\nimpl main {\n}\n```\n\n\
+            ## Differing lanes\n\n\
+            | lane | slot | expected | got |\n|---:|---:|---|---|\n| 1 | 0 | 1.0 | a\\|b |\n\n\
+            ## Before and after `lowering`\n\n\
+            ### Before: IR input\n\n```\nshader: s\n```\n\n\
+            ### After: EU code after lowering (virtual registers)\n\n```\nsend(8) null g1\n```\n\n\
+            ## Localization trail\n\n| stage | after it |\n|---|---|\n\
+            | `lowering` | **diverges**: lane 1 slot 0: expected 1.0, got -65535.0 |\n";
+        assert_eq!(sample().markdown(), want);
+    }
+
+    #[test]
+    fn markdown_without_lanes_or_culprit_output() {
+        let mut r = sample();
+        r.lanes.clear();
+        r.culprit.as_mut().unwrap().after = None;
+        r.culprit.as_mut().unwrap().error = Some("the compiler panicked".into());
+        let md = r.markdown();
+        assert!(md.contains(
+            "## Differing lanes\n\nNo lane differs (the verdict is not a mismatch).\n\n"
+        ));
+        assert!(md.contains("### After\n\nNo program: the compiler panicked\n\n## Localization"));
+        r.culprit = None;
+        assert!(r.markdown().contains(
+            "## Before and after the culprit\n\nLocalization named no culprit: every stage agrees with the oracle.\n\n"
+        ));
+    }
+
+    #[test]
+    fn json_round_trips() {
+        let r = sample();
+        let back: Report = serde_json::from_str(&r.json()).unwrap();
+        assert_eq!(back, r);
+        let v: serde_json::Value = serde_json::from_str(&r.json()).unwrap();
+        assert_eq!(v["lanes"][0]["got"], "a|b");
+        assert_eq!(v["config"]["inject"], "bool16-zero-extend");
+        assert_eq!(v["culprit"]["error"], serde_json::Value::Null);
+    }
+
+    fn snap(stage: &str, label: &str) -> Snap {
+        Snap {
+            stage: stage.into(),
+            listing: Listing {
+                label: label.into(),
+                code: format!("code of {stage}\n"),
+            },
+        }
+    }
+
+    fn step(stage: &str, diverges: bool) -> TrailStep {
+        TrailStep {
+            stage: stage.into(),
+            divergence: diverges.then(|| format!("{stage} differs")),
+        }
+    }
+
+    #[test]
+    fn the_culprit_is_framed_by_the_snapshots_around_it() {
+        let snaps = [
+            snap("input", "IR input"),
+            snap("ir:dce", "IR after ir:dce"),
+            snap("lowering", "EU code after lowering (virtual registers)"),
+            snap("regalloc", "EU code after regalloc (final)"),
+        ];
+        // regalloc: the code on virtual registers, then the final code.
+        let trail = [
+            step("ir:dce", false),
+            step("lowering", false),
+            step("regalloc", true),
+        ];
+        let c = culprit_code(&snaps, &trail).unwrap();
+        assert_eq!(c.stage, "regalloc");
+        assert_eq!(c.before, snaps[2].listing);
+        assert_eq!(c.after.as_ref(), Some(&snaps[3].listing));
+        assert_eq!(c.error, None);
+        // A stage that produced nothing (rejected or panicked): the last
+        // program and the error.
+        let trail = [step("ir:dce", false), step("lowering", true)];
+        let c = culprit_code(&snaps[..2], &trail).unwrap();
+        assert_eq!(c.before, snaps[1].listing);
+        assert_eq!(
+            (c.after, c.error.as_deref()),
+            (None, Some("lowering differs"))
+        );
+        assert_eq!(culprit_code(&snaps, &[step("ir:dce", false)]), None);
+    }
+
+    fn bug_case() -> (Case, Config) {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../corpus/bugs/bool16-zero-extend.sir"
+        );
+        let case = ir::parse_case(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let mut config = Config::new(Strategy::Bool16, 8, PassSet::none());
+        config.bugs = BugSet::parse("bool16-zero-extend").unwrap();
+        (case, config)
+    }
+
+    #[test]
+    fn a_lowering_bug_shows_the_ir_lowering_got_and_the_eu_code_it_made() {
+        oracle::check::install_panic_hook();
+        let (case, config) = bug_case();
+        let r = Report::build(&case, &config);
+        assert_eq!(r.signature.name, "mismatch-lowering-bool16-simd8");
+        assert_eq!(
+            r.repro,
+            "farm run reduced.sir --strategy bool16 --simd 8 --passes none --inject bool16-zero-extend"
+        );
+        let Verdict::Mismatch { diffs } = oracle::check(&case, &config) else {
+            panic!("the bug case must mismatch")
+        };
+        let rows: Vec<(u32, usize, String, String)> = diffs
+            .into_iter()
+            .map(|d| (d.lane, d.slot, d.expected, d.got))
+            .collect();
+        let got: Vec<(u32, usize, String, String)> = r
+            .lanes
+            .iter()
+            .map(|l| (l.lane, l.slot, l.expected.clone(), l.got.clone()))
+            .collect();
+        assert_eq!(got, rows);
+        let c = r.culprit.as_ref().unwrap();
+        assert_eq!(c.stage, "lowering");
+        // No IR pass runs (--passes none): lowering gets the input.
+        assert_eq!(c.before.label, "IR input");
+        let mut bare = case.program.clone();
+        bare.comments.clear();
+        assert_eq!(c.before.code, ir::print_program(&bare));
+        let after = c.after.as_ref().unwrap();
+        assert_eq!(after.label, "EU code after lowering (virtual registers)");
+        assert!(after.code.contains("send"), "{}", after.code);
+        assert_eq!(r.trail[0].stage, "lowering");
+        assert!(r.trail[0].divergence.is_some());
+        assert_eq!(r.case, ir::print_case(&case));
+    }
+
+    #[test]
+    fn write_report_writes_both_files_and_refuses_a_passing_case() {
+        oracle::check::install_panic_hook();
+        let (case, mut config) = bug_case();
+        let dir = std::env::temp_dir().join(format!("triage-report-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let r = write_report(&dir, &case, &config).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(dir.join("report.md")).unwrap(),
+            r.markdown()
+        );
+        assert_eq!(
+            std::fs::read_to_string(dir.join("report.json")).unwrap(),
+            r.json()
+        );
+        config.bugs = BugSet::NONE;
+        let e = write_report(&dir, &case, &config).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "the case does not fail under --strategy bool16 --simd 8 --passes none (verdict: pass)"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,306 @@
+//! End-to-end tests of the reducer on the injectable bugs' corpus cases.
+
+use compiler::{BugSet, PassSet, Strategy, BUGS, PASSES};
+use ir::{BlockId, Case, CfNode, Dispatch, Op, Program, ValueId};
+use oracle::Config;
+use std::path::PathBuf;
+use std::time::Instant;
+use triage::reduce::{same_bug_predicate, ReduceError, Reduced, Reducer};
+
+fn corpus_bug(name: &str) -> (Case, Config) {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../corpus/bugs")
+        .join(format!("{name}.sir"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let first = text.lines().next().unwrap();
+    let args: Vec<&str> = first
+        .strip_prefix("// config:")
+        .unwrap()
+        .split_whitespace()
+        .collect();
+    let mut strategy = Strategy::Bool32;
+    let mut simd = 8;
+    let mut passes = PassSet::all();
+    for pair in args.chunks(2) {
+        match pair[0] {
+            "--strategy" => strategy = pair[1].parse().unwrap(),
+            "--simd" => simd = pair[1].parse().unwrap(),
+            "--passes" => passes = PassSet::parse(pair[1]).unwrap(),
+            other => panic!("unknown option {other} in {name}"),
+        }
+    }
+    let mut config = Config::new(strategy, simd, passes);
+    config.bugs = BugSet::parse(name).unwrap();
+    (ir::parse_case(&text).unwrap(), config)
+}
+
+fn kind_and_culprit(case: &Case, config: &Config) -> (&'static str, Option<String>) {
+    let v = oracle::check(case, config);
+    let culprit = oracle::localize(case, config).culprit().map(str::to_string);
+    (v.kind(), culprit)
+}
+
+fn reduce(case: &Case, config: &Config) -> Reduced {
+    Reducer::new(same_bug_predicate(case, config))
+        .run(case, config)
+        .unwrap()
+}
+
+/// The reduction measure the contract promises to shrink: IR
+/// instructions, then invocations, then passes.
+fn measure(case: &Case, config: &Config) -> (usize, u32, usize) {
+    (
+        case.program.num_instrs(),
+        case.dispatch.as_ref().unwrap().invocations,
+        config.passes.iter().count(),
+    )
+}
+
+/// Reduces a failing case of bug `name` and checks the contract; returns
+/// the result.
+fn check_reduction(name: &str, case: &Case, config: &Config) -> Reduced {
+    let want = kind_and_culprit(case, config);
+    assert_ne!(want.0, "pass", "{name} must fail as given");
+    let start = Instant::now();
+    let r = reduce(case, config);
+    eprintln!(
+        "{name}: {} -> {} instrs, {} -> {} invocations, {} checks, {:.2}s, {}",
+        case.program.num_instrs(),
+        r.case.program.num_instrs(),
+        case.dispatch.as_ref().unwrap().invocations,
+        r.case.dispatch.as_ref().unwrap().invocations,
+        r.checks,
+        start.elapsed().as_secs_f64(),
+        r.config
+    );
+    let p = &r.case.program;
+    // Valid, UB-free at the reduced width, the same failure.
+    ir::validate(p).unwrap();
+    oracle::check::expected_outputs(&r.case, r.config.simd).unwrap();
+    assert_eq!(kind_and_culprit(&r.case, &r.config), want, "{name}");
+    // Small, and smaller.
+    assert!(p.num_instrs() <= 15, "{name}: {} instrs", p.num_instrs());
+    assert!(p.num_instrs() <= case.program.num_instrs());
+    assert!(
+        measure(&r.case, &r.config) < measure(case, config),
+        "{name}"
+    );
+    assert_eq!(r.removed, case.program.num_instrs() - p.num_instrs());
+    // The minimal pass set holds the guilty pass (lowering bugs need none).
+    let guilty = BUGS.iter().find(|b| b.name == name).unwrap().pass;
+    let on: Vec<usize> = r.config.passes.iter().map(|(i, _)| i).collect();
+    if !guilty.starts_with("lowering") {
+        assert!(
+            on.iter().any(|&i| PASSES[i].full_name() == guilty),
+            "{name}: passes {}",
+            r.config.passes
+        );
+    }
+    // ... and is 1-minimal: without any one of its passes the bug is gone.
+    let mut same = same_bug_predicate(case, config);
+    assert!(same(&r.case, &r.config));
+    for &drop in &on {
+        let keep: Vec<String> = on
+            .iter()
+            .filter(|&&i| i != drop)
+            .map(|&i| PASSES[i].full_name())
+            .collect();
+        let mut c = r.config.clone();
+        c.passes = if keep.is_empty() {
+            PassSet::none()
+        } else {
+            PassSet::parse(&keep.join(",")).unwrap()
+        };
+        c.passes.bitfield = r.config.passes.bitfield;
+        assert!(
+            !same(&r.case, &c),
+            "{name}: {} is not needed",
+            PASSES[drop].full_name()
+        );
+    }
+    r
+}
+
+/// The corpus case of bug `name`, then a campaign-sized finding of it
+/// (reduced twice: the same output both times).
+fn check_bug(name: &str) {
+    let (case, config) = corpus_bug(name);
+    check_reduction(name, &case, &config);
+    let (big, config) = campaign_sized(name);
+    assert!(big.program.num_instrs() >= 30);
+    let r = check_reduction(name, &big, &config);
+    assert!(r.case.program.num_instrs() < big.program.num_instrs());
+    let again = reduce(&big, &config);
+    assert_eq!(ir::print_case(&again.case), ir::print_case(&r.case));
+    assert_eq!(again.config, r.config);
+    assert_eq!(again.checks, r.checks);
+}
+
+/// `bug` after `noise`: the noise's slots, values and blocks first, the
+/// bug's renumbered after them, the noise's last block merged with the
+/// bug's first, the dispatch columns side by side.
+fn prepend(noise: &Case, bug: &Case) -> Case {
+    let (q, p) = (&noise.program, &bug.program);
+    let dv = q.value_bound() as u32;
+    let db = q.block_bound() as u32;
+    let mut p2 = p.clone();
+    let first = match &p.body[0] {
+        CfNode::Block(b) => b.id,
+        _ => unreachable!("a list starts with a block"),
+    };
+    let last = match q.body.last() {
+        Some(CfNode::Block(b)) => b.id,
+        _ => unreachable!("a list ends with a block"),
+    };
+    let block = |b: BlockId| {
+        if b == first {
+            last
+        } else {
+            BlockId(b.0 + db)
+        }
+    };
+    p2.for_each_block_mut(&mut |b| {
+        b.id = BlockId(b.id.0 + db);
+        for phi in &mut b.phis {
+            phi.dest.id = ValueId(phi.dest.id.0 + dv);
+            for (pb, v) in &mut phi.srcs {
+                *pb = block(*pb);
+                *v = ValueId(v.0 + dv);
+            }
+        }
+        for i in &mut b.instrs {
+            if let Some(d) = &mut i.dest {
+                d.id = ValueId(d.id.0 + dv);
+            }
+            for v in &mut i.srcs {
+                *v = ValueId(v.0 + dv);
+            }
+            i.imm += match i.op {
+                Op::LoadInput => q.inputs.len() as u64,
+                Op::LoadUniform => q.uniforms.len() as u64,
+                Op::StoreOutput => q.outputs.len() as u64,
+                _ => 0,
+            };
+        }
+    });
+    fn shift_conds(list: &mut [CfNode], dv: u32) {
+        for n in list {
+            match n {
+                CfNode::Block(_) => {}
+                CfNode::If(f) => {
+                    f.cond = ValueId(f.cond.0 + dv);
+                    shift_conds(&mut f.then_body, dv);
+                    shift_conds(&mut f.else_body, dv);
+                }
+                CfNode::Loop(l) => shift_conds(&mut l.body, dv),
+            }
+        }
+    }
+    shift_conds(&mut p2.body, dv);
+    let mut body = q.body.clone();
+    let mut rest = p2.body.into_iter();
+    if let (Some(CfNode::Block(tail)), Some(CfNode::Block(head))) = (body.last_mut(), rest.next()) {
+        tail.instrs.extend(head.instrs);
+    }
+    body.extend(rest);
+    let program = Program {
+        comments: vec![],
+        name: p.name.clone(),
+        inputs: [q.inputs.clone(), p.inputs.clone()].concat(),
+        uniforms: [q.uniforms.clone(), p.uniforms.clone()].concat(),
+        outputs: [q.outputs.clone(), p.outputs.clone()].concat(),
+        body,
+    };
+    let (dq, dp) = (
+        noise.dispatch.as_ref().unwrap(),
+        bug.dispatch.as_ref().unwrap(),
+    );
+    let dispatch = Dispatch {
+        invocations: dp.invocations,
+        inputs: [dq.inputs.clone(), dp.inputs.clone()].concat(),
+        uniforms: [dq.uniforms.clone(), dp.uniforms.clone()].concat(),
+    };
+    Case {
+        program,
+        dispatch: Some(dispatch),
+    }
+}
+
+/// A campaign-sized finding of a bug: its corpus case after the code of the
+/// first generated case (seeds 0, 1, ...) of at least 30 instructions that
+/// keeps its verdict kind and culprit.
+fn campaign_sized(name: &str) -> (Case, Config) {
+    let (case, config) = corpus_bug(name);
+    let want = kind_and_culprit(&case, &config);
+    let n = case.dispatch.as_ref().unwrap().invocations;
+    let gen = generator::Config {
+        min_instrs: 30,
+        max_instrs: 60,
+        min_invocations: n,
+        max_invocations: n,
+        ..generator::Config::default()
+    };
+    for seed in 0..100 {
+        let noise = generator::generate(seed, &gen);
+        if noise.program.num_instrs() < 30 {
+            continue;
+        }
+        let big = prepend(&noise, &case);
+        ir::validate(&big.program).unwrap();
+        if oracle::check::expected_outputs(&big, config.simd).is_ok()
+            && kind_and_culprit(&big, &config) == want
+        {
+            return (big, config);
+        }
+    }
+    panic!("no generated case keeps {name}'s failure");
+}
+
+macro_rules! bug_tests {
+    ($($test:ident => $name:literal,)*) => {
+        $( #[test] fn $test() { check_bug($name) } )*
+
+        #[test]
+        fn every_injectable_bug_has_a_test() {
+            let mut tested = vec![$($name),*];
+            tested.sort();
+            let mut all: Vec<&str> = BUGS.iter().map(|b| b.name).collect();
+            all.sort();
+            assert_eq!(tested, all);
+        }
+    };
+}
+
+bug_tests! {
+    reduces_cmod_prop_type_mismatch => "cmod-prop-type-mismatch",
+    reduces_cmod_prop_saturate => "cmod-prop-saturate",
+    reduces_cmod_prop_invert_nan => "cmod-prop-invert-nan",
+    reduces_cmod_prop_flag_subreg => "cmod-prop-flag-subreg",
+    reduces_dce_flag_halves => "dce-flag-halves",
+    reduces_dce_predicated_kill => "dce-predicated-kill",
+    reduces_copy_prop_nomask => "copy-prop-nomask",
+    reduces_sat_prop_type_change => "sat-prop-type-change",
+    reduces_coalesce_drops_cmod => "coalesce-drops-cmod",
+    reduces_cse_neg_sat => "cse-neg-sat",
+    reduces_cse_cross_invocation => "cse-cross-invocation",
+    reduces_native_no_canonicalize => "native-no-canonicalize",
+    reduces_bool16_zero_extend => "bool16-zero-extend",
+    reduces_cmp64_upper_dword => "cmp64-upper-dword",
+    reduces_shift16_unmasked => "shift16-unmasked",
+    reduces_bitfield_expand_edge => "bitfield-expand-edge",
+    reduces_algebraic_bfi_iand => "algebraic-bfi-iand",
+}
+
+#[test]
+fn a_predicate_that_fails_on_the_input_is_an_error() {
+    let (case, config) = corpus_bug("cse-neg-sat");
+    let r = Reducer::new(|_: &Case, _: &Config| false).run(&case, &config);
+    assert_eq!(r, Err(ReduceError::PredicateFailsOnInput));
+}
+
+#[test]
+fn a_predicate_that_accepts_anything_is_reported() {
+    let (case, config) = corpus_bug("cse-neg-sat");
+    let r = Reducer::new(|_: &Case, _: &Config| true).run(&case, &config);
+    assert_eq!(r, Err(ReduceError::TrivialPredicate));
+}
