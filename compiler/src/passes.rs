@@ -224,6 +224,10 @@ impl fmt::Display for PassSet {
             .filter(|(_, p)| !(p.name == "bitfield" && self.bitfield == BitfieldMode::Expand))
             .map(|(_, p)| p.full_name())
             .collect();
+        if names.is_empty() {
+            // Only the bitfield pass, in expand mode.
+            return f.write_str(expand.trim_start_matches(','));
+        }
         write!(f, "{}{expand}", names.join(","))
     }
 }
@@ -263,6 +267,9 @@ mod tests {
         assert_eq!(PassSet::parse(&s.to_string()).unwrap(), s);
         let s = PassSet::parse("all,bitfield=expand").unwrap();
         assert_eq!(s.to_string(), "all,bitfield=expand");
+        assert_eq!(PassSet::parse(&s.to_string()).unwrap(), s);
+        let s = PassSet::parse("bitfield=expand").unwrap();
+        assert_eq!(s.to_string(), "bitfield=expand");
         assert_eq!(PassSet::parse(&s.to_string()).unwrap(), s);
         let s = PassSet::parse("bitfield=expand,dce").unwrap();
         assert_eq!(s.to_string(), "ir:dce,eu:dce,bitfield=expand");
