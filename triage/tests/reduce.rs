@@ -127,7 +127,7 @@ fn check_bug(name: &str) {
     let (case, config) = corpus_bug(name);
     check_reduction(name, &case, &config);
     let (big, config) = campaign_sized(name);
-    assert!(big.program.num_instrs() >= 30);
+    assert!(big.program.num_instrs() >= 40);
     let r = check_reduction(name, &big, &config);
     assert!(r.case.program.num_instrs() < big.program.num_instrs());
     let again = reduce(&big, &config);
@@ -227,22 +227,22 @@ fn prepend(noise: &Case, bug: &Case) -> Case {
 }
 
 /// A campaign-sized finding of a bug: its corpus case after the code of the
-/// first generated case (seeds 0, 1, ...) of at least 30 instructions that
+/// first generated case (seeds 0, 1, ...) of at least 40 instructions that
 /// keeps its verdict kind and culprit.
 fn campaign_sized(name: &str) -> (Case, Config) {
     let (case, config) = corpus_bug(name);
     let want = kind_and_culprit(&case, &config);
     let n = case.dispatch.as_ref().unwrap().invocations;
     let gen = generator::Config {
-        min_instrs: 30,
-        max_instrs: 60,
+        min_instrs: 40,
+        max_instrs: 120,
         min_invocations: n,
         max_invocations: n,
         ..generator::Config::default()
     };
     for seed in 0..100 {
         let noise = generator::generate(seed, &gen);
-        if noise.program.num_instrs() < 30 {
+        if noise.program.num_instrs() < 40 {
             continue;
         }
         let big = prepend(&noise, &case);
@@ -303,4 +303,138 @@ fn a_predicate_that_accepts_anything_is_reported() {
     let (case, config) = corpus_bug("cse-neg-sat");
     let r = Reducer::new(|_: &Case, _: &Config| true).run(&case, &config);
     assert_eq!(r, Err(ReduceError::TrivialPredicate));
+}
+
+#[test]
+fn an_input_without_dispatch_or_with_undefined_behaviour_is_an_error() {
+    let (mut case, config) = corpus_bug("shift16-unmasked");
+    let mut no_dispatch = case.clone();
+    no_dispatch.dispatch = None;
+    let r = Reducer::new(|_: &Case, _: &Config| true).run(&no_dispatch, &config);
+    assert_eq!(
+        r,
+        Err(ReduceError::InvalidInput("the case has no dispatch".into()))
+    );
+    // udiv by an input that is 0 in invocation 0.
+    case = ir::parse_case(
+        "shader: t
+decl_input 0 i32
+decl_output 0 i32
+impl main {
+	block b0:
+	32 %0 = @load_input () (slot=0)
+	32 %1 = udiv %0, %0
+	@store_output (%1) (slot=0)
+}
+dispatch 2 {
+	input 0: 0 1
+}
+",
+    )
+    .unwrap();
+    let r = Reducer::new(|_: &Case, _: &Config| true).run(&case, &config);
+    assert!(matches!(r, Err(ReduceError::InvalidInput(_))), "{r:?}");
+}
+
+#[test]
+fn the_budget_of_checks_is_respected() {
+    let (case, config) = campaign_sized("cse-neg-sat");
+    let mut same = same_bug_predicate(&case, &config);
+    let r = Reducer::new(same_bug_predicate(&case, &config))
+        .max_checks(12)
+        .run(&case, &config)
+        .unwrap();
+    assert!(r.checks <= 12, "{} checks", r.checks);
+    ir::validate(&r.case.program).unwrap();
+    assert!(same(&r.case, &r.config));
+}
+
+#[test]
+fn without_config_minimization_the_config_is_kept() {
+    let (case, config) = corpus_bug("cse-neg-sat");
+    let r = Reducer::new(same_bug_predicate(&case, &config))
+        .minimize_config(false)
+        .run(&case, &config)
+        .unwrap();
+    assert_eq!(r.config, config);
+    assert!(r.case.program.num_instrs() <= case.program.num_instrs());
+}
+
+/// A predicate that needs no compiler: the program still has an `ffma`.
+/// Everything else goes: the loop and the ifs around it, its operands (to
+/// one constant 0), the stores, every slot and input value; its size
+/// narrows to the smallest float, 16 bits; the config to the simplest.
+#[test]
+fn a_structural_predicate_reduces_control_flow_to_the_one_op() {
+    let case = ir::parse_case(
+        "shader: t
+decl_input 0 f32
+decl_input 1 i32
+decl_output 0 f32
+impl main {
+	block b0:
+	32 %0 = @load_input () (slot=0)
+	32 %1 = @load_input () (slot=1)
+	32 %2 = load_const (0x00000000)
+	32 %3 = load_const (0x00000001)
+	1 %4 = ilt %2, %1
+	if %4 {
+		block b1:
+		loop {
+			block b2:
+			32 %5 = phi b1: %2, b5: %9
+			32 %6 = phi b1: %0, b5: %8
+			1 %7 = ige %5, %1
+			if %7 {
+				block b3:
+				break
+			} else {
+				block b4:
+			}
+			block b5:
+			32 %8 = ffma %6, %6, %0
+			32 %9 = iadd %5, %3
+		}
+		block b6:
+	} else {
+		block b7:
+	}
+	block b8:
+	32 %10 = phi b6: %6, b7: %0
+	@store_output (%10) (slot=0)
+}
+dispatch 3 {
+	input 0: 0.5 -2.0 3.0
+	input 1: 2 0 5
+}
+",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    ir::validate(&case.program).unwrap();
+    let has_ffma = |c: &Case, _: &Config| {
+        let mut found = false;
+        c.program.for_each_block(&mut |b| {
+            found |= b.instrs.iter().any(|i| i.op == Op::Ffma);
+        });
+        found
+    };
+    let config = Config::new(Strategy::Flag, 32, PassSet::all());
+    let r = Reducer::new(has_ffma).run(&case, &config).unwrap();
+    assert_eq!(
+        ir::print_case(&r.case),
+        "shader: t
+impl main {
+	block b0:
+	16 %0 = load_const (0x0000)
+	16 %1 = ffma %0, %0, %0
+}
+dispatch 1 {
+}
+"
+    );
+    assert_eq!(
+        r.config.to_string(),
+        "--strategy bool32 --simd 8 --passes none"
+    );
+    assert_eq!(r.removed, case.program.num_instrs() - 2);
 }

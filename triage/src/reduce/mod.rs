@@ -13,12 +13,12 @@
 //! changes (at most [`MAX_ROUNDS`] rounds):
 //!
 //! 1. fewer invocations (ddmin over the dispatch's lanes, the end first);
-//! 2. the program ([`program`]): dead code, control flow (an `if` collapsed
+//! 2. the program: dead code, control flow (an `if` collapsed
 //!    to one arm, a loop removed or unrolled once), instructions removed in
 //!    ddmin chunks and then one by one (their uses replaced by 0, 1 or an
 //!    operand of the same size), unused slots dropped, types narrowed,
 //!    constants simplified toward 0 and 1;
-//! 3. the config ([`config`], unless [`Reducer::minimize_config`] is off):
+//! 3. the config (unless [`Reducer::minimize_config`] is off):
 //!    a 1-minimal pass subset (ddmin), the first strategy of bool32, bool16,
 //!    native, flag that still works, the smallest SIMD width;
 //! 4. simpler input and uniform values (0, 1, -1, 2; floats 0, 1, -1, 2, 0.5).
@@ -31,7 +31,7 @@
 //! the oracle interpreter must run it without undefined behaviour or timeout
 //! at the candidate config's SIMD width. Only then is the predicate asked.
 //! Rejected candidates are remembered by their text, so none is asked
-//! twice. Everything is deterministic: ordered containers only, no clocks,
+//! twice. Everything is deterministic: no iteration over hashed containers, no clocks,
 //! no randomness.
 //!
 //! The result is renumbered densely (`%0`.., `b0`..) and loses the input's
@@ -39,6 +39,7 @@
 
 mod config;
 mod edit;
+mod narrow;
 mod program;
 
 use compiler::Strategy;
@@ -470,8 +471,8 @@ fn bug_key(case: &Case, config: &Config) -> BugKey {
 }
 
 /// The standard predicate of `farm reduce` and campaigns: the candidate's
-/// verdict ([`oracle::check`]) has the same kind as the original's, the
-/// same culprit pass ([`oracle::localize`]) for failures, the same panic
+/// verdict ([`oracle::check()`]) has the same kind as the original's, the
+/// same culprit pass ([`oracle::localize()`]) for failures, the same panic
 /// location for compiler panics and the same rule for invalid EU code.
 /// Strategy and SIMD width are not part of it. Installs the oracle's panic
 /// hook, so compiler panics are recorded instead of printed.
