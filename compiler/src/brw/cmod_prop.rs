@@ -432,15 +432,33 @@ fn general(p: &mut VProgram, start: usize, j: usize, ctx: &PassCtx, m: &MachineC
             return false;
         }
     }
-    if !already {
-        let mut np = pi.clone();
-        np.cmod = Some(cond);
-        np.flag = moved_flag(&pi, &c, ctx);
-        if !inst_valid(&np, m) {
-            return false;
-        }
-        p.insts[k] = np;
+    if already {
+        kill(&mut p.insts[j]);
+        return true;
     }
+    fold_cmod(p, k, j, &pi, &c, cond, ctx, m)
+}
+
+/// Puts `cond` (with the consumer's flag) on producer `k`, if the result is
+/// still a valid instruction, and deletes consumer `j`.
+#[allow(clippy::too_many_arguments)]
+fn fold_cmod(
+    p: &mut VProgram,
+    k: usize,
+    j: usize,
+    pi: &Instruction,
+    c: &Instruction,
+    cond: CondMod,
+    ctx: &PassCtx,
+    m: &MachineConfig,
+) -> bool {
+    let mut np = pi.clone();
+    np.cmod = Some(cond);
+    np.flag = moved_flag(pi, c, ctx);
+    if !inst_valid(&np, m) {
+        return false;
+    }
+    p.insts[k] = np;
     kill(&mut p.insts[j]);
     true
 }
@@ -635,15 +653,7 @@ fn not_path(p: &mut VProgram, start: usize, j: usize, ctx: &PassCtx, m: &Machine
             if !ok {
                 return false;
             }
-            let mut np = pi.clone();
-            np.cmod = Some(cond);
-            np.flag = moved_flag(&pi, &c, ctx);
-            if !inst_valid(&np, m) {
-                return false;
-            }
-            p.insts[k] = np;
-            kill(&mut p.insts[j]);
-            true
+            fold_cmod(p, k, j, &pi, &c, cond, ctx, m)
         }
         Opcode::Cmp => {
             let Some(rel) = pi.cmod else { return false };
