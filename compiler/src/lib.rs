@@ -16,7 +16,7 @@ pub mod regalloc;
 pub mod stats;
 pub mod vir;
 
-pub use bugs::{Bug, BugSet, BUGS};
+pub use bugs::{Bug, BugInfo, BugSet, BUGS};
 pub use options::{CompileOptions, Strategy};
 pub use passes::{BitfieldMode, PassCtx, PassInfo, PassSet, Stage, PASSES};
 pub use stats::StaticStats;

@@ -41,6 +41,8 @@ enum Command {
     Corpus(cmd::corpus::Args),
     /// Run an EU assembly file in the simulator and print per-lane outputs.
     Asm(cmd::asm::Args),
+    /// Measure the farm: find, reduce and localize every injectable bug, one campaign each.
+    Selftest(cmd::selftest::Args),
     /// Generate a random case (.sir with its dispatch), or statistics over many.
     Gen(cmd::gen::Args),
 }
@@ -60,6 +62,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Interp(a) => cmd::interp::run(a),
         Command::Gen(a) => cmd::gen::run(a),
+        Command::Selftest(a) => cmd::selftest::run(a),
         Command::Asm(a) => cmd::asm::run(a),
         Command::Compile(a) => cmd::compile::run(a),
         Command::Run(a) => cmd::run::run(a),

@@ -36,6 +36,28 @@ impl Config {
             bugs: BugSet::NONE,
         }
     }
+
+    /// Applies options in the form `Display` prints (`--strategy S --simd W
+    /// --passes P [--inject B]`, any subset, any order) to a copy of `self`.
+    pub fn with_options(&self, text: &str) -> Result<Config, String> {
+        let mut c = self.clone();
+        let words: Vec<&str> = text.split_whitespace().collect();
+        for pair in words.chunks(2) {
+            match pair {
+                ["--strategy", s] => c.strategy = s.parse()?,
+                ["--simd", w] => {
+                    c.simd = match w.parse::<u32>() {
+                        Ok(w @ (8 | 16 | 32)) => w,
+                        _ => return Err(format!("SIMD width must be 8, 16 or 32, not `{w}`")),
+                    }
+                }
+                ["--passes", p] => c.passes = PassSet::parse(p)?,
+                ["--inject", b] => c.bugs = BugSet::parse(b)?,
+                other => return Err(format!("unexpected `{}` in the config", other.join(" "))),
+            }
+        }
+        Ok(c)
+    }
 }
 
 impl fmt::Display for Config {
@@ -430,4 +452,36 @@ pub fn check_virtual(case: &Case, config: &Config) -> Verdict {
         config.simd,
         &expected,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use compiler::Bug;
+
+    #[test]
+    fn options_apply_over_a_base() {
+        let base = Config::new(Strategy::Bool32, 16, PassSet::all());
+        let c = base
+            .with_options(" --inject cse-neg-sat --simd 32 --strategy native --passes none")
+            .unwrap();
+        assert_eq!(
+            c,
+            Config {
+                strategy: Strategy::Native,
+                simd: 32,
+                passes: PassSet::none(),
+                bugs: BugSet::NONE.with(Bug::CseNegSat),
+            }
+        );
+        // The printed form reads back.
+        assert_eq!(base.with_options(&c.to_string()), Ok(c));
+        assert_eq!(base.with_options(""), Ok(base.clone()));
+        assert!(base.with_options("--simd 12").unwrap_err().contains("`12`"));
+        assert!(base
+            .with_options("--frob 1")
+            .unwrap_err()
+            .contains("--frob"));
+        assert!(base.with_options("--simd").is_err());
+    }
 }

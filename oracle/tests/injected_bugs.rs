@@ -16,21 +16,12 @@ fn bugs_dir() -> PathBuf {
 /// Parses `// config: --strategy S --simd W --passes P`.
 fn config_line(text: &str, file: &str) -> Config {
     let line = text.lines().next().unwrap_or("");
-    let words: Vec<&str> = line
+    let options = line
         .strip_prefix("// config:")
-        .unwrap_or_else(|| panic!("{file}: first line must be `// config: ...`"))
-        .split_whitespace()
-        .collect();
-    let mut c = Config::new(Strategy::Bool32, 16, PassSet::all());
-    for pair in words.chunks(2) {
-        match pair {
-            ["--strategy", s] => c.strategy = s.parse().unwrap(),
-            ["--simd", w] => c.simd = w.parse().unwrap(),
-            ["--passes", p] => c.passes = PassSet::parse(p).unwrap(),
-            other => panic!("{file}: unexpected {other:?} in the config line"),
-        }
-    }
-    c
+        .unwrap_or_else(|| panic!("{file}: first line must be `// config: ...`"));
+    Config::new(Strategy::Bool32, 16, PassSet::all())
+        .with_options(options)
+        .unwrap_or_else(|e| panic!("{file}: {e}"))
 }
 
 #[test]

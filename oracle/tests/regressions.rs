@@ -7,7 +7,7 @@
 //! With `--inject` it must still fail with the same signature: the farm
 //! still catches the injected bug.
 
-use compiler::{BugSet, PassSet, Strategy};
+use compiler::{PassSet, Strategy};
 use oracle::check::{check, Config};
 use oracle::Verdict;
 use std::path::PathBuf;
@@ -33,20 +33,9 @@ fn comment<'a>(text: &'a str, n: usize, key: &str, file: &str) -> &'a str {
 
 /// Parses the config line.
 fn config(text: &str, file: &str) -> Config {
-    let words: Vec<&str> = comment(text, 0, "config", file)
-        .split_whitespace()
-        .collect();
-    let mut c = Config::new(Strategy::Bool32, 16, PassSet::all());
-    for pair in words.chunks(2) {
-        match pair {
-            ["--strategy", s] => c.strategy = s.parse().unwrap(),
-            ["--simd", w] => c.simd = w.parse().unwrap(),
-            ["--passes", p] => c.passes = PassSet::parse(p).unwrap(),
-            ["--inject", b] => c.bugs = BugSet::parse(b).unwrap(),
-            other => panic!("{file}: unexpected {other:?} in the config line"),
-        }
-    }
-    c
+    Config::new(Strategy::Bool32, 16, PassSet::all())
+        .with_options(comment(text, 0, "config", file))
+        .unwrap_or_else(|e| panic!("{file}: {e}"))
 }
 
 /// The signature's directory-safe name, as triage spells it.

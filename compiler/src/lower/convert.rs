@@ -72,7 +72,14 @@ impl Lower<'_> {
             // per lane has no encodable stride).
             // Never alias a phi's storage: it is rewritten at every back edge
             // (and by the parallel phi copies), while this value must not be.
-            let loc = if (n == 8 && src.lane_bytes == 8) || self.is_phi_storage(src) {
+            // A 64-bit copy of a phi keeps a qword per lane (a dword
+            // container would drop the high half and make qword views of
+            // it unencodable).
+            let loc = if n == 64 && self.is_phi_storage(src) {
+                let t = self.new_loc(8);
+                self.mov(dest(t, RegType::UQ), view(src, RegType::UQ));
+                t
+            } else if (n == 8 && src.lane_bytes == 8) || self.is_phi_storage(src) {
                 self.dword_container(src)
             } else {
                 src

@@ -8,7 +8,8 @@
 //! oracle and the generator are paid once, and the strategies and pass
 //! subsets cross-check each other on the same program.
 
-use compiler::{BugSet, PassSet, Strategy, PASSES};
+use compiler::{BugSet, PassSet, Strategy};
+use farm::configs::{random_passes, splitmix};
 use oracle::Config;
 
 /// How pass sets are chosen per case.
@@ -61,31 +62,6 @@ pub struct Mix {
     pub simd: Vec<u32>,
     /// Injected bugs.
     pub bugs: BugSet,
-}
-
-/// SplitMix64: a case's private stream of choices.
-pub fn splitmix(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
-/// A random pass subset: each pass on with probability 1/2 (never empty).
-fn random_passes(r: u64) -> PassSet {
-    let mut text = Vec::new();
-    for (i, p) in PASSES.iter().enumerate() {
-        if (r >> (i % 64)) & 1 == 1 {
-            text.push(p.full_name());
-        }
-    }
-    if text.is_empty() {
-        text.push(PASSES[(r % PASSES.len() as u64) as usize].full_name());
-    }
-    if (r >> 63) & 1 == 1 && text.iter().any(|t| t == "ir:bitfield") {
-        text.push("bitfield=expand".into());
-    }
-    PassSet::parse(&text.join(",")).expect("table names parse")
 }
 
 impl Mix {

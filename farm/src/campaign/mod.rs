@@ -14,6 +14,7 @@ pub mod buckets;
 pub mod findings;
 pub mod mix;
 pub mod reduce;
+pub mod selftest;
 pub mod stats;
 
 use anyhow::{bail, Context, Result};
@@ -92,15 +93,7 @@ pub fn case_seed(base: u64, g: u64) -> u64 {
     base.wrapping_add(g)
 }
 
-/// Whether a verdict is a finding (a compiler or hardware-model bug), as
-/// opposed to a generator problem or a legitimate limit.
-pub fn is_finding(v: &Verdict) -> bool {
-    match v {
-        Verdict::Pass | Verdict::InvalidCase(_) | Verdict::CompilerLimit(_) => false,
-        Verdict::Timeout { stage } => stage == "sim",
-        _ => true,
-    }
-}
+pub use farm::is_finding;
 
 fn run_case(id: &CampaignId, mix: &Mix, local: u64) -> CaseResult {
     let g = local * id.shards + id.shard;

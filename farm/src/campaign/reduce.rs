@@ -26,6 +26,8 @@ pub const QUEUE: usize = 4;
 /// What a reduction did.
 #[derive(Clone, Debug)]
 pub struct Reduction {
+    /// The minimized case (as written to `reduced.sir`).
+    pub case: Case,
     /// The minimized config.
     pub config: Config,
     /// The report written next to it.
@@ -87,6 +89,7 @@ pub fn reduce_into(
     super::findings::write_atomic(&out.join(CASE_FILE), ir::print_case(&min).as_bytes())?;
     let report = write_report(out, &min, &reduced.config)?;
     Ok(Reduction {
+        case: min,
         config: reduced.config.clone(),
         report,
         checks: reduced.checks,

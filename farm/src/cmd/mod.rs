@@ -10,4 +10,5 @@ pub mod merge;
 pub mod reduce;
 pub mod repro;
 pub mod run;
+pub mod selftest;
 pub mod stats;

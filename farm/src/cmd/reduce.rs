@@ -52,23 +52,7 @@ pub fn config_line(text: &str, base: &Config) -> Result<Option<Config>, String> 
     else {
         return Ok(None);
     };
-    let mut c = base.clone();
-    let words: Vec<&str> = rest.split_whitespace().collect();
-    for pair in words.chunks(2) {
-        match pair {
-            ["--strategy", s] => c.strategy = s.parse()?,
-            ["--simd", w] => c.simd = crate::inputs::parse_simd(w)?,
-            ["--passes", p] => c.passes = PassSet::parse(p)?,
-            ["--inject", b] => c.bugs = BugSet::parse(b)?,
-            other => {
-                return Err(format!(
-                    "unexpected `{}` in the config line",
-                    other.join(" ")
-                ))
-            }
-        }
-    }
-    Ok(Some(c))
+    base.with_options(rest).map(Some)
 }
 
 /// The case, its config and the default output directory.

@@ -1,0 +1,325 @@
+//! `farm selftest`: the farm measured against its own injected bugs.
+//!
+//! For every injectable bug (compiler/BUGS.md), a campaign with only that
+//! bug on searches the default mix (every strategy, all passes plus one
+//! random subset, one SIMD width per case) until it finds a case the bug
+//! breaks, or its time runs out. A finding counts only if the same case and
+//! config pass with the bug off, so a genuine compiler bug met on the way is
+//! reported apart and never credited to the injected one. The finding with
+//! the lowest case index is kept (so "cases to first detection" does not
+//! depend on the number of jobs), reduced, and its culprit compared with the
+//! pass the bug lives in.
+
+use super::mix::{Mix, PassChoice};
+use super::reduce::{reduce_into, ReduceOptions};
+use super::{case_seed, is_finding};
+use anyhow::Result;
+use compiler::{BugInfo, BugSet, Strategy};
+use ir::Case;
+use oracle::{check, Config, Verdict};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// The settings of a selftest.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Search time per bug.
+    pub per_bug: Duration,
+    /// Workers per bug.
+    pub jobs: usize,
+    /// Base seed of every bug's campaign.
+    pub seed: u64,
+    /// Generator config.
+    pub generator: generator::Config,
+}
+
+/// One bug's result: a row of the table.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Row {
+    /// The bug's `--inject` name.
+    pub bug: String,
+    /// The pass (or lowering step) it lives in.
+    pub pass: String,
+    /// Whether the campaign found it.
+    pub found: bool,
+    /// Seconds from the start to the first detection (wall clock).
+    pub seconds_to_first: Option<f64>,
+    /// Cases generated up to and including the first detecting one
+    /// (lowest case index + 1; independent of the number of jobs).
+    pub cases_to_first: Option<u64>,
+    /// Cases the search ran (all of them when not found).
+    pub cases_run: u64,
+    /// The verdict kind of the finding.
+    pub verdict: Option<String>,
+    /// The config of the finding.
+    pub config: Option<String>,
+    /// IR instructions of the finding before reduction.
+    pub original_size: Option<usize>,
+    /// IR instructions of the reduced case.
+    pub reduced_size: Option<usize>,
+    /// Predicate checks the reduction made.
+    pub reduce_checks: Option<usize>,
+    /// The culprit localization names for the reduced case.
+    pub culprit: Option<String>,
+    /// What the culprit should be: the bug's pass, or `lowering`.
+    pub expected_culprit: String,
+    /// Whether the culprit was named correctly.
+    pub culprit_correct: Option<bool>,
+    /// Why reduction failed, if it did.
+    pub error: Option<String>,
+    /// Findings met on the way that fail with the bug off too (real bugs).
+    pub unrelated_findings: u64,
+}
+
+/// The whole selftest, as written to `selftest.json`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Table {
+    /// Search time per bug in seconds.
+    pub per_bug_s: f64,
+    /// Workers per bug.
+    pub jobs: usize,
+    /// Base seed.
+    pub seed: u64,
+    /// The farm's version.
+    pub version: String,
+    /// One row per bug.
+    pub rows: Vec<Row>,
+}
+
+/// The stage localization should name for a bug.
+pub fn expected_culprit(info: &BugInfo) -> &'static str {
+    if info.pass.starts_with("lowering") {
+        "lowering"
+    } else {
+        info.pass
+    }
+}
+
+/// A detection: the case, its config and verdict.
+struct Detection {
+    index: u64,
+    case: Case,
+    config: Config,
+    verdict: Verdict,
+}
+
+/// The first config of case `index` the bug breaks (failing with the bug,
+/// passing without it), and how many findings failed without it too.
+fn detect(settings: &Settings, mix: &Mix, index: u64) -> (Option<Detection>, u64) {
+    let seed = case_seed(settings.seed, index);
+    let case = generator::generate(seed, &settings.generator);
+    let configs = mix.configs(seed);
+    let expected = match check::expected_outputs(&case, configs[0].simd) {
+        Ok(e) => e,
+        Err(_) => return (None, 0),
+    };
+    let mut unrelated = 0;
+    for config in configs {
+        let (verdict, _) = check::check_against(&case, &config, &expected);
+        if !is_finding(&verdict) {
+            continue;
+        }
+        let clean = Config {
+            bugs: BugSet::NONE,
+            ..config.clone()
+        };
+        let (without, _) = check::check_against(&case, &clean, &expected);
+        if is_finding(&without) {
+            unrelated += 1;
+            continue;
+        }
+        return (
+            Some(Detection {
+                index,
+                case,
+                config,
+                verdict,
+            }),
+            unrelated,
+        );
+    }
+    (None, unrelated)
+}
+
+/// Searches for one bug: `jobs` workers take case indices in order; after a
+/// detection they finish the lower indices still running, so the kept
+/// detection is the lowest index.
+fn search(
+    settings: &Settings,
+    info: &BugInfo,
+    stop: &AtomicBool,
+) -> (Option<(Detection, f64)>, u64, u64) {
+    let mix = Mix {
+        strategies: Strategy::ALL.to_vec(),
+        passes: PassChoice::Mix,
+        simd: vec![8, 16, 32],
+        bugs: BugSet::NONE.with(info.bug),
+    };
+    let start = Instant::now();
+    let next = AtomicU64::new(0);
+    let best = AtomicU64::new(u64::MAX);
+    let ran = AtomicU64::new(0);
+    let unrelated = AtomicU64::new(0);
+    let first_seen: Mutex<Option<f64>> = Mutex::new(None);
+    let kept: Mutex<Option<Detection>> = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..settings.jobs {
+            scope.spawn(|| loop {
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                let k = next.fetch_add(1, Ordering::Relaxed);
+                // Before a detection the clock decides; after it, only the
+                // indices below the best one still matter.
+                if k > best.load(Ordering::Relaxed)
+                    || (best.load(Ordering::Relaxed) == u64::MAX
+                        && start.elapsed() >= settings.per_bug)
+                {
+                    break;
+                }
+                let (d, u) = detect(settings, &mix, k);
+                ran.fetch_add(1, Ordering::Relaxed);
+                unrelated.fetch_add(u, Ordering::Relaxed);
+                if let Some(d) = d {
+                    let t = start.elapsed().as_secs_f64();
+                    first_seen.lock().expect("lock").get_or_insert(t);
+                    let mut kept = kept.lock().expect("lock");
+                    if kept.as_ref().is_none_or(|x| d.index < x.index) {
+                        best.store(d.index, Ordering::Relaxed);
+                        *kept = Some(d);
+                    }
+                }
+            });
+        }
+    });
+    let kept = kept.into_inner().expect("lock");
+    let seen = first_seen.into_inner().expect("lock");
+    (kept.zip(seen), ran.into_inner(), unrelated.into_inner())
+}
+
+/// Runs the selftest over `bugs`, reducing each finding into
+/// `out/<bug>/` (the case and its report). `progress` gets each row as it
+/// is done.
+pub fn run(
+    settings: &Settings,
+    bugs: &[&'static BugInfo],
+    out: &Path,
+    stop: &Arc<AtomicBool>,
+    mut progress: impl FnMut(&Row),
+) -> Result<Table> {
+    let mut rows = Vec::new();
+    for info in bugs {
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+        let (found, cases_run, unrelated) = search(settings, info, stop);
+        let mut row = Row {
+            bug: info.name.to_string(),
+            pass: info.pass.to_string(),
+            found: found.is_some(),
+            seconds_to_first: None,
+            cases_to_first: None,
+            cases_run,
+            verdict: None,
+            config: None,
+            original_size: None,
+            reduced_size: None,
+            reduce_checks: None,
+            culprit: None,
+            expected_culprit: expected_culprit(info).to_string(),
+            culprit_correct: None,
+            error: None,
+            unrelated_findings: unrelated,
+        };
+        if let Some((d, seconds)) = found {
+            row.seconds_to_first = Some(seconds);
+            row.cases_to_first = Some(d.index + 1);
+            row.verdict = Some(d.verdict.kind().to_string());
+            row.config = Some(d.config.to_string());
+            row.original_size = Some(d.case.program.num_instrs());
+            let opts = ReduceOptions::default();
+            match reduce_into(&out.join(info.name), &d.case, &d.config, opts, stop) {
+                Ok(r) => {
+                    let culprit = oracle::localize(&r.case, &r.config)
+                        .culprit()
+                        .map(str::to_string);
+                    row.reduced_size = Some(r.case.program.num_instrs());
+                    row.reduce_checks = Some(r.checks);
+                    row.culprit_correct = Some(culprit.as_deref() == Some(&row.expected_culprit));
+                    row.culprit = culprit;
+                }
+                Err(e) => row.error = Some(format!("{e:#}")),
+            }
+        }
+        progress(&row);
+        rows.push(row);
+    }
+    Ok(Table {
+        per_bug_s: settings.per_bug.as_secs_f64(),
+        jobs: settings.jobs,
+        seed: settings.seed,
+        version: env!("CARGO_PKG_VERSION").to_string(),
+        rows,
+    })
+}
+
+impl Table {
+    /// The table as text: one line per bug, then totals.
+    pub fn text(&self) -> String {
+        let mut s = format!(
+            "{:<24} {:<5} {:>8} {:>7} {:>9} {:<22} {}\n",
+            "bug", "found", "time", "cases", "reduced", "culprit", "named"
+        );
+        let opt = |x: Option<String>| x.unwrap_or_else(|| "-".into());
+        for r in &self.rows {
+            s.push_str(&format!(
+                "{:<24} {:<5} {:>8} {:>7} {:>9} {:<22} {}\n",
+                r.bug,
+                if r.found { "yes" } else { "no" },
+                opt(r.seconds_to_first.map(|t| format!("{t:.2}s"))),
+                opt(r.cases_to_first.map(|c| c.to_string())),
+                opt(r.reduced_size.map(|n| format!("{n} instr"))),
+                opt(r
+                    .culprit
+                    .clone()
+                    .or(r.error.as_ref().map(|_| "(reduce failed)".into()))),
+                match r.culprit_correct {
+                    Some(true) => "yes".to_string(),
+                    Some(false) => format!("no (expected {})", r.expected_culprit),
+                    None => "-".into(),
+                }
+            ));
+        }
+        let found = self.rows.iter().filter(|r| r.found).count();
+        let named = self
+            .rows
+            .iter()
+            .filter(|r| r.culprit_correct == Some(true))
+            .count();
+        let mut times: Vec<f64> = self
+            .rows
+            .iter()
+            .filter_map(|r| r.seconds_to_first)
+            .collect();
+        times.sort_by(f64::total_cmp);
+        let median = times
+            .get(times.len() / 2)
+            .map_or("-".into(), |t| format!("{t:.2}s"));
+        s.push_str(&format!(
+            "found {found} of {} bugs within {:.0}s each ({} jobs); culprit named correctly for {named} of {found}; median time to first detection {median}\n",
+            self.rows.len(),
+            self.per_bug_s,
+            self.jobs
+        ));
+        let unrelated: u64 = self.rows.iter().map(|r| r.unrelated_findings).sum();
+        if unrelated > 0 {
+            s.push_str(&format!(
+                "note: {unrelated} findings failed with the bug off too: real compiler bugs (run `farm fuzz` to collect them)\n"
+            ));
+        }
+        s
+    }
+}

@@ -1,0 +1,23 @@
+//! The library half of the `farm` package: what the `farm` binary shares
+//! with the libFuzzer targets in `fuzz/`.
+//!
+//! * [`fuzz_targets`]: the body of every fuzz target, as a plain function,
+//!   so that `cargo test` runs each one over random bytes and over
+//!   `fuzz/corpus/` (the way wasm-tools keeps its targets honest);
+//! * [`configs`]: pass subsets drawn from a number;
+//! * [`is_finding`]: which verdicts are findings.
+
+pub mod configs;
+pub mod fuzz_targets;
+
+use oracle::Verdict;
+
+/// Whether a verdict is a finding (a compiler or hardware-model bug), as
+/// opposed to a generator problem or a legitimate limit.
+pub fn is_finding(v: &Verdict) -> bool {
+    match v {
+        Verdict::Pass | Verdict::InvalidCase(_) | Verdict::CompilerLimit(_) => false,
+        Verdict::Timeout { stage } => stage == "sim",
+        _ => true,
+    }
+}
