@@ -274,7 +274,17 @@ impl Cur {
             }
         }
         if op == Opcode::Nop {
+            // The printer writes a bare `nop`: accept nothing it would drop.
+            if inst.sat || inst.cmod.is_some() {
+                return Err(self.err_at(col, "'nop' takes no '.sat' or conditional modifier"));
+            }
+            let bare = inst.clone();
+            self.skip_ws()?;
+            let options_col = self.pos + 1;
             self.options(&mut inst)?;
+            if inst != bare {
+                return Err(self.err_at(options_col, "'nop' takes no instruction options"));
+            }
             self.end_of_line()?;
             return Ok(inst);
         }

@@ -53,3 +53,28 @@ fn errors_have_positions() {
     let e = parse_program("(+f0.0) cmp.z.f1.0(8) null<1>D g2<8,8,1>D 0D").unwrap_err();
     assert!(e.msg.contains("same flag"));
 }
+
+/// A bare `nop` is all the printer writes, so the parser takes nothing more
+/// (found by the `eu_text` fuzz target: `nop.u` lost its `.u` on a round trip).
+#[test]
+fn nop_takes_no_modifiers_or_options() {
+    let e = parse_program("nop.u").unwrap_err();
+    assert_eq!((e.line, e.col), (1, 1));
+    assert!(
+        e.msg.contains("no '.sat' or conditional modifier"),
+        "{}",
+        e.msg
+    );
+    let e = parse_program("nop.sat").unwrap_err();
+    assert!(e.msg.contains("no '.sat'"), "{}", e.msg);
+    let e = parse_program("nop { align1 WE_all 1Q };").unwrap_err();
+    assert_eq!((e.line, e.col), (1, 5));
+    assert!(e.msg.contains("no instruction options"), "{}", e.msg);
+    // The options that change nothing, and a predicate, still parse.
+    assert_eq!(
+        parse_instruction("nop { align1 1Q };").unwrap(),
+        Instruction::new(Opcode::Nop, 1)
+    );
+    let i = parse_instruction("(+f0.1) nop").unwrap();
+    assert_eq!(crate::asm::print_instruction(&i), "(+f0.1) nop");
+}
