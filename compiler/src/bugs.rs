@@ -73,6 +73,18 @@ bug_table! {
         "rewrites iand(bfi(...)) with a wrong mask constant";
 }
 
+impl BugInfo {
+    /// The stage localization names for this bug: its pass, or `lowering`
+    /// for a bug in a lowering step.
+    pub fn stage(&self) -> &'static str {
+        if self.pass.starts_with("lowering") {
+            "lowering"
+        } else {
+            self.pass
+        }
+    }
+}
+
 impl Bug {
     /// The bug's table row.
     pub fn info(self) -> &'static BugInfo {

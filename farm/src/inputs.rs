@@ -137,12 +137,7 @@ pub fn read_inputs_json(
 }
 
 /// Parses a `--simd` value: 8, 16 or 32.
-pub fn parse_simd(s: &str) -> std::result::Result<u32, String> {
-    match s.parse::<u32>() {
-        Ok(w @ (8 | 16 | 32)) => Ok(w),
-        _ => Err(format!("SIMD width must be 8, 16 or 32, not `{s}`")),
-    }
-}
+pub use oracle::check::parse_simd;
 
 /// A JSON error as `file:line:col: message` (without serde's own position suffix).
 pub fn json_error(file: &str, e: &serde_json::Error) -> anyhow::Error {

@@ -13,6 +13,14 @@ use ir::{Case, Dispatch, Program};
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+/// Parses a SIMD width: 8, 16 or 32.
+pub fn parse_simd(s: &str) -> Result<u32, String> {
+    match s.parse::<u32>() {
+        Ok(w @ (8 | 16 | 32)) => Ok(w),
+        _ => Err(format!("SIMD width must be 8, 16 or 32, not `{s}`")),
+    }
+}
+
 /// One compile configuration.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Config {
@@ -45,12 +53,7 @@ impl Config {
         for pair in words.chunks(2) {
             match pair {
                 ["--strategy", s] => c.strategy = s.parse()?,
-                ["--simd", w] => {
-                    c.simd = match w.parse::<u32>() {
-                        Ok(w @ (8 | 16 | 32)) => w,
-                        _ => return Err(format!("SIMD width must be 8, 16 or 32, not `{w}`")),
-                    }
-                }
+                ["--simd", w] => c.simd = parse_simd(w)?,
                 ["--passes", p] => c.passes = PassSet::parse(p)?,
                 ["--inject", b] => c.bugs = BugSet::parse(b)?,
                 other => return Err(format!("unexpected `{}` in the config", other.join(" "))),

@@ -60,11 +60,7 @@ fn every_bug_is_caught_by_its_case_and_the_case_passes_without_it() {
             continue;
         }
         // Localization names the pass the bug lives in.
-        let want = if info.pass.starts_with("lowering") {
-            "lowering"
-        } else {
-            info.pass
-        };
+        let want = info.stage();
         let trail = oracle::localize(&case, &config);
         if trail.culprit() != Some(want) {
             problems.push(format!(

@@ -87,9 +87,9 @@ fn check_reduction(name: &str, case: &Case, config: &Config) -> Reduced {
     );
     assert_eq!(r.removed, case.program.num_instrs() - p.num_instrs());
     // The minimal pass set holds the guilty pass (lowering bugs need none).
-    let guilty = BUGS.iter().find(|b| b.name == name).unwrap().pass;
+    let guilty = BUGS.iter().find(|b| b.name == name).unwrap().stage();
     let on: Vec<usize> = r.config.passes.iter().map(|(i, _)| i).collect();
-    if !guilty.starts_with("lowering") {
+    if guilty != "lowering" {
         assert!(
             on.iter().any(|&i| PASSES[i].full_name() == guilty),
             "{name}: passes {}",

@@ -89,15 +89,6 @@ pub struct Table {
     pub rows: Vec<Row>,
 }
 
-/// The stage localization should name for a bug.
-pub fn expected_culprit(info: &BugInfo) -> &'static str {
-    if info.pass.starts_with("lowering") {
-        "lowering"
-    } else {
-        info.pass
-    }
-}
-
 /// A detection: the case, its config and verdict.
 struct Detection {
     index: u64,
@@ -163,8 +154,8 @@ fn search(
     let best = AtomicU64::new(u64::MAX);
     let ran = AtomicU64::new(0);
     let unrelated = AtomicU64::new(0);
-    let first_seen: Mutex<Option<f64>> = Mutex::new(None);
-    let kept: Mutex<Option<Detection>> = Mutex::new(None);
+    // (time of the first detection seen, the lowest-index detection)
+    let found: Mutex<(Option<f64>, Option<Detection>)> = Mutex::new((None, None));
     std::thread::scope(|scope| {
         for _ in 0..settings.jobs {
             scope.spawn(|| loop {
@@ -185,8 +176,8 @@ fn search(
                 unrelated.fetch_add(u, Ordering::Relaxed);
                 if let Some(d) = d {
                     let t = start.elapsed().as_secs_f64();
-                    first_seen.lock().expect("lock").get_or_insert(t);
-                    let mut kept = kept.lock().expect("lock");
+                    let (first_seen, kept) = &mut *found.lock().expect("lock");
+                    first_seen.get_or_insert(t);
                     if kept.as_ref().is_none_or(|x| d.index < x.index) {
                         best.store(d.index, Ordering::Relaxed);
                         *kept = Some(d);
@@ -195,8 +186,7 @@ fn search(
             });
         }
     });
-    let kept = kept.into_inner().expect("lock");
-    let seen = first_seen.into_inner().expect("lock");
+    let (seen, kept) = found.into_inner().expect("lock");
     (kept.zip(seen), ran.into_inner(), unrelated.into_inner())
 }
 
@@ -229,7 +219,7 @@ pub fn run(
             reduced_size: None,
             reduce_checks: None,
             culprit: None,
-            expected_culprit: expected_culprit(info).to_string(),
+            expected_culprit: info.stage().to_string(),
             culprit_correct: None,
             error: None,
             unrelated_findings: unrelated,

@@ -51,10 +51,7 @@ mod tests {
             let text = std::str::from_utf8(&bytes).expect("utf-8 corpus");
             parsed += eu::parse_program(text).is_ok() as usize;
             eu_text(&bytes);
-            for cut in (0..bytes.len()).step_by(5) {
-                eu_text(&bytes[..cut]);
-                let mut m = bytes.clone();
-                m[cut] = b"g0<>;,.:1(8)-@\n"[cut % 15];
+            for m in smoke::mutations(&bytes, 5, b"g0<>;,.:1(8)-@\n") {
                 eu_text(&m);
             }
         }

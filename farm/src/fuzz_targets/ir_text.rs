@@ -44,10 +44,7 @@ mod tests {
             let text = std::str::from_utf8(&bytes).expect("utf-8 corpus");
             parsed += ir::parse_case(text).is_ok() as usize;
             ir_text(&bytes);
-            for cut in (0..bytes.len()).step_by(7) {
-                ir_text(&bytes[..cut]);
-                let mut m = bytes.clone();
-                m[cut] = b"x0%{}=.:,\n -"[cut % 12];
+            for m in smoke::mutations(&bytes, 7, b"x0%{}=.:,\n -") {
                 ir_text(&m);
             }
         }

@@ -43,6 +43,19 @@ pub(crate) mod smoke {
             .collect()
     }
 
+    /// Near-valid variants of `bytes`: cut at every `step`-th byte, and with
+    /// that byte replaced by one of `alphabet` (cycling).
+    pub fn mutations(bytes: &[u8], step: usize, alphabet: &[u8]) -> Vec<Vec<u8>> {
+        let mut out = Vec::new();
+        for cut in (0..bytes.len()).step_by(step) {
+            out.push(bytes[..cut].to_vec());
+            let mut m = bytes.to_vec();
+            m[cut] = alphabet[cut % alphabet.len()];
+            out.push(m);
+        }
+        out
+    }
+
     /// Every file of `fuzz/corpus/<target>/`; the directory must exist and
     /// hold at least one file.
     pub fn corpus(target: &str) -> Vec<(PathBuf, Vec<u8>)> {
