@@ -41,6 +41,12 @@ impl fmt::Display for ParseError {
 
 type PResult<T> = Result<T, ParseError>;
 
+/// The largest value number (`%N`) and block number (`bN`) the parser
+/// accepts. The IR keeps per-value and per-block tables indexed by number,
+/// so an unbounded number in the text (`%222222228`) would make every
+/// consumer allocate gigabytes; real shaders stay far below this.
+pub const MAX_TEXT_INDEX: u32 = 65_535;
+
 /// Parses a program; a dispatch section, if present, is an error.
 pub fn parse_program(text: &str) -> PResult<Program> {
     let case = parse_case(text)?;
@@ -184,20 +190,33 @@ impl<'a> Cur<'a> {
     }
     fn value(&mut self) -> PResult<ValueId> {
         self.ws();
+        let save = self.pos;
         if !self.eat('%') {
             return self.err(format!("expected a value `%N`, found {}", self.found()));
         }
         let n = self.number("a value number")?;
-        u32::try_from(n)
-            .map(ValueId)
-            .or_else(|_| self.err("value number too large"))
+        match u32::try_from(n) {
+            Ok(n) if n <= MAX_TEXT_INDEX => Ok(ValueId(n)),
+            _ => {
+                self.pos = save;
+                self.err(format!(
+                    "value number %{n} is too large (the limit is %{MAX_TEXT_INDEX})"
+                ))
+            }
+        }
     }
     fn block_id(&mut self) -> PResult<BlockId> {
         self.ws();
         let save = self.pos;
         let w = self.word();
-        match w.strip_prefix('b').and_then(|n| n.parse::<u32>().ok()) {
-            Some(n) if !w[1..].starts_with('+') => Ok(BlockId(n)),
+        match w.strip_prefix('b').and_then(|n| n.parse::<u64>().ok()) {
+            Some(n) if n > u64::from(MAX_TEXT_INDEX) => {
+                self.pos = save;
+                self.err(format!(
+                    "block number b{n} is too large (the limit is b{MAX_TEXT_INDEX})"
+                ))
+            }
+            Some(n) if !w[1..].starts_with('+') => Ok(BlockId(n as u32)),
             _ => {
                 self.pos = save;
                 self.err(format!("expected a block `bN`, found {}", self.found()))

@@ -185,6 +185,33 @@ fn parse_errors_name_line_column_and_expectation() {
     );
 }
 
+/// Value and block numbers index dense tables, so the parser bounds them
+/// (an unbounded `%222222228` once made the `ir_text` fuzz target allocate
+/// past its memory limit).
+#[test]
+fn value_and_block_numbers_are_bounded() {
+    assert_eq!(
+        err(&format!(
+            "{HEAD}\t32 %65536 = load_const (0x00000000)\n}}\n"
+        )),
+        "5:5: value number %65536 is too large (the limit is %65535)"
+    );
+    assert_eq!(
+        err(&format!(
+            "{HEAD}\t32 %0 = load_const (0x00000000)\n\t32 %1 = iadd %0, %222222228\n}}\n"
+        )),
+        "6:19: value number %222222228 is too large (the limit is %65535)"
+    );
+    assert_eq!(
+        err("shader: t\nimpl main {\n\tblock b65536:\n}\n"),
+        "3:8: block number b65536 is too large (the limit is b65535)"
+    );
+    let at_limit =
+        "shader: t\nimpl main {\n\tblock b65535:\n\t32 %65535 = load_const (0x00000000)\n}\n";
+    let p = parse_case(at_limit).expect("numbers at the limit parse");
+    assert_eq!(print_case(&p), at_limit);
+}
+
 #[test]
 fn errors_can_name_the_file() {
     let e = parse_case("shader t\n")
