@@ -45,6 +45,21 @@ pub struct Config {
     pub max_invocations: u32,
     /// Percentage of input values and constants drawn from edge values.
     pub edge_percent: u32,
+    /// Percentage of two-operand ops (arithmetic, logic, comparisons) that
+    /// reuse the operands of a recent one, sometimes swapped or with one
+    /// negated: `a - b` next to `a < b`, `a * b` next to `-a * b`. The
+    /// optimizer's cmod propagation and CSE only act on such shared operands.
+    pub echo_percent: u32,
+    /// Percentage of float arithmetic results wrapped in `fsat` (the EU's
+    /// `.sat` modifier, which saturate propagation moves around).
+    pub sat_percent: u32,
+    /// Percentage of if conditions made fresh from a comparison just before
+    /// the if, half of them negated with `inot` (`if (!(a < b))`).
+    pub fresh_condition_percent: u32,
+    /// Most ops in a loop's header, before its exit test. They dominate the
+    /// exit, so code after the loop reads each lane's value from the
+    /// iteration that lane left in.
+    pub max_header_ops: u32,
 }
 
 impl Default for Config {
@@ -67,6 +82,10 @@ impl Default for Config {
             min_invocations: 1,
             max_invocations: 70,
             edge_percent: 60,
+            echo_percent: 20,
+            sat_percent: 25,
+            fresh_condition_percent: 30,
+            max_header_ops: 2,
         }
     }
 }
@@ -92,6 +111,14 @@ pub struct Features {
     pub jumps: bool,
     /// Edge-value percentage.
     pub edge_percent: u32,
+    /// Operand-echo percentage (see [`Config::echo_percent`]).
+    pub echo_percent: u32,
+    /// `fsat`-wrapping percentage.
+    pub sat_percent: u32,
+    /// Fresh-condition percentage.
+    pub fresh_condition_percent: u32,
+    /// Most loop-header ops.
+    pub max_header_ops: u32,
 }
 
 impl Config {
@@ -114,8 +141,18 @@ impl Config {
         if self.max_outputs == 0 {
             return Err("max_outputs must be at least 1".into());
         }
-        if self.edge_percent > 100 {
-            return Err("edge_percent must be at most 100".into());
+        for (name, v) in [
+            ("edge_percent", self.edge_percent),
+            ("echo_percent", self.echo_percent),
+            ("sat_percent", self.sat_percent),
+            ("fresh_condition_percent", self.fresh_condition_percent),
+        ] {
+            if v > 100 {
+                return Err(format!("{name} must be at most 100"));
+            }
+        }
+        if self.max_header_ops > 8 {
+            return Err("max_header_ops must be at most 8".into());
         }
         for &b in &self.bit_sizes {
             if !matches!(b, 8 | 16 | 32 | 64) {
@@ -160,6 +197,10 @@ impl Config {
                 loops: self.loops,
                 jumps: self.jumps,
                 edge_percent: self.edge_percent,
+                echo_percent: self.echo_percent,
+                sat_percent: self.sat_percent,
+                fresh_condition_percent: self.fresh_condition_percent,
+                max_header_ops: self.max_header_ops,
             };
         }
         // Swarm: each op is in with probability 3/4 (at least iadd stays in),
@@ -184,6 +225,10 @@ impl Config {
             loops: self.loops && e.chance(3, 4),
             jumps: self.jumps && e.chance(3, 4),
             edge_percent: e.range(0, self.edge_percent as u64) as u32,
+            echo_percent: e.range(0, self.echo_percent as u64) as u32,
+            sat_percent: e.range(0, self.sat_percent as u64) as u32,
+            fresh_condition_percent: e.range(0, self.fresh_condition_percent as u64) as u32,
+            max_header_ops: e.range(0, self.max_header_ops as u64) as u32,
         }
     }
 }
@@ -221,6 +266,10 @@ impl<'a> arbitrary::Arbitrary<'a> for Config {
             max_invocations: u
                 .int_in_range(min_invocations..=d.max_invocations.max(min_invocations))?,
             edge_percent: u.int_in_range(0..=100)?,
+            echo_percent: u.int_in_range(0..=100)?,
+            sat_percent: u.int_in_range(0..=100)?,
+            fresh_condition_percent: u.int_in_range(0..=100)?,
+            max_header_ops: u.int_in_range(0..=d.max_header_ops)?,
         })
     }
 }
@@ -266,6 +315,11 @@ mod tests {
             c.check(),
             Err("bit_sizes must contain 32 (loop counters and shift counts are 32-bit)".into())
         );
+        let c = Config {
+            sat_percent: 101,
+            ..Config::default()
+        };
+        assert_eq!(c.check(), Err("sat_percent must be at most 100".into()));
         let c = Config {
             min_instrs: 9,
             max_instrs: 8,

@@ -109,7 +109,7 @@ impl Gen<'_> {
     }
 
     fn gen_if(&mut self, budget: u32) {
-        let cond = self.pick(1, Kind::Bool { origin: 32 });
+        let cond = self.if_condition();
         self.use_val(cond);
         let divergent = !self.is_uniform(cond);
         self.depth += 1;
@@ -246,6 +246,7 @@ impl Gen<'_> {
             self.record(h.value, bits, kind, false);
             carried.push((h, bits));
         }
+        self.header_ops();
         let done = self.emit(Op::Uge, 1, &[i.value, bound]);
         // Header values (the phis and the exit test) dominate the exit.
         let header_vals = self.scopes.last().expect("pushed").clone();
@@ -282,8 +283,12 @@ impl Gen<'_> {
             }
             self.b.set_phi_srcs(h, &srcs);
         }
-        // Lanes leave at different iterations and keep their own values.
+        // Lanes leave at different iterations and keep their own values:
+        // after a non-uniform exit even a ballot differs between lanes.
         for v in header_vals {
+            if divergent {
+                self.uniform[v.id.0 as usize] = false;
+            }
             self.scopes.last_mut().expect("outer scope").push(v);
         }
     }

@@ -7,6 +7,7 @@
 
 use crate::config::Features;
 use crate::entropy::Entropy;
+use crate::idioms::{kind_fits, Echo};
 use crate::table::{rows, Row};
 use crate::values::{float_value, int_value};
 use ir::op::{Op, Sig};
@@ -87,6 +88,8 @@ pub(crate) struct Gen<'e> {
     pub(crate) stats: GenStats,
     pick_depth: u32,
     pub(crate) outputs: Vec<SlotType>,
+    /// Recent two-operand ops' operands, for echoes (`idioms.rs`).
+    pub(crate) echoes: Vec<Echo>,
 }
 
 impl<'e> Gen<'e> {
@@ -113,6 +116,7 @@ impl<'e> Gen<'e> {
             stats: GenStats::default(),
             pick_depth: 0,
             outputs: vec![],
+            echoes: vec![],
         }
     }
 
@@ -234,13 +238,11 @@ impl<'e> Gen<'e> {
 
     fn pick_inner(&mut self, bits: u8, kind: Kind) -> ValueId {
         let same_size: Vec<Val> = self.visible().filter(|v| v.bits == bits).copied().collect();
-        let kind_match =
-            |a: Kind, b: Kind| matches!((a, b), (Kind::Bool { .. }, Kind::Bool { .. })) || a == b;
         if !same_size.is_empty() && !self.e.chance(1, 10) {
             let preferred: Vec<Val> = same_size
                 .iter()
                 .copied()
-                .filter(|v| kind_match(v.kind, kind))
+                .filter(|v| kind_fits(v.kind, kind))
                 .collect();
             let pool = if !preferred.is_empty() && self.e.chance(4, 5) {
                 preferred
@@ -366,11 +368,17 @@ impl<'e> Gen<'e> {
                 } else {
                     ik
                 };
-                let mut ops: Vec<ValueId> = (0..srcs).map(|_| self.pick(bits, kind)).collect();
+                let mut ops: Vec<ValueId> = if srcs == 2 {
+                    let (a, b) = self.operand_pair(bits, kind);
+                    vec![a, b]
+                } else {
+                    (0..srcs).map(|_| self.pick(bits, kind)).collect()
+                };
                 if matches!(op, Idiv | Irem | Imod | Udiv | Umod) {
                     ops[1] = self.safe_divisor(ops[1], bits);
                 }
-                self.emit(op, bits, &ops)
+                let v = self.emit(op, bits, &ops);
+                self.maybe_saturate(op, v, bits, kind)
             }
             Sig::Compare { sizes } => {
                 let on_bools = matches!(op, Ieq | Ine) && self.e.chance(1, 4);
@@ -382,8 +390,7 @@ impl<'e> Gen<'e> {
                 } else {
                     ik
                 };
-                let a = self.pick(bits, kind);
-                let b = self.pick(bits, kind);
+                let (a, b) = self.operand_pair(bits, kind);
                 self.emit(op, 1, &[a, b])
             }
             Sig::Convert { from, to } => {

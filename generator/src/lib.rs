@@ -10,6 +10,7 @@ mod control;
 pub mod entropy;
 pub mod gen;
 pub mod guards;
+mod idioms;
 mod outputs;
 pub mod table;
 pub mod values;

@@ -1,0 +1,134 @@
+//! Shapes the backend's peephole passes look for, made on purpose rather
+//! than left to chance: operand echoes (a two-operand op reusing a recent
+//! one's operands), `fsat` wrapping, fresh and negated if conditions, and
+//! ops in a loop's header that stay live after the loop.
+
+use crate::gen::{Gen, Kind};
+use ir::op::{Op, OpClass};
+use ir::ValueId;
+
+/// How many recent operand pairs an echo may choose from.
+const ECHO_WINDOW: usize = 32;
+
+/// The operands of a recent two-operand op.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Echo {
+    bits: u8,
+    kind: Kind,
+    a: ValueId,
+    b: ValueId,
+}
+
+/// Whether a value of kind `have` may stand where `want` is asked for
+/// (booleans of any origin are interchangeable).
+pub(crate) fn kind_fits(have: Kind, want: Kind) -> bool {
+    matches!((have, want), (Kind::Bool { .. }, Kind::Bool { .. })) || have == want
+}
+
+impl Gen<'_> {
+    /// Two operands of `bits` bits for a two-operand op: an echo of a recent
+    /// pair `echo_percent`% of the time (when one is in scope), else two
+    /// fresh picks. The pair just used is remembered either way.
+    pub(crate) fn operand_pair(&mut self, bits: u8, kind: Kind) -> (ValueId, ValueId) {
+        let (a, b) = match self.echo(bits, kind) {
+            Some(pair) => pair,
+            None => (self.pick(bits, kind), self.pick(bits, kind)),
+        };
+        if self.echoes.len() == ECHO_WINDOW {
+            self.echoes.remove(0);
+        }
+        self.echoes.push(Echo { bits, kind, a, b });
+        (a, b)
+    }
+
+    /// A recent pair that is still in scope, a quarter of the time swapped
+    /// and a third of the time with its first operand negated (`fneg` or
+    /// `ineg`, when the case's op set has it).
+    fn echo(&mut self, bits: u8, kind: Kind) -> Option<(ValueId, ValueId)> {
+        if self.echoes.is_empty() || !self.e.chance(self.f.echo_percent as u64, 100) {
+            return None;
+        }
+        let in_scope: Vec<ValueId> = self.visible().map(|v| v.id).collect();
+        let fits: Vec<Echo> = self
+            .echoes
+            .iter()
+            .filter(|x| x.bits == bits && kind_fits(x.kind, kind))
+            .filter(|x| in_scope.contains(&x.a) && in_scope.contains(&x.b))
+            .copied()
+            .collect();
+        if fits.is_empty() {
+            return None;
+        }
+        let x = fits[self.e.below(fits.len() as u64) as usize];
+        let (mut a, mut b) = (x.a, x.b);
+        if self.e.chance(1, 4) {
+            std::mem::swap(&mut a, &mut b);
+        }
+        let neg = if kind == Kind::Float {
+            Op::Fneg
+        } else {
+            Op::Ineg
+        };
+        if bits > 1 && self.e.chance(1, 3) && self.f.ops.contains(&neg) {
+            a = self.emit(neg, bits, &[a]);
+        }
+        Some((a, b))
+    }
+
+    /// `fsat(v)` `sat_percent`% of the time for a float result of an op
+    /// other than `fsat`, else `v`; three times in four `v` then leaves the
+    /// scope, so nothing else reads it.
+    pub(crate) fn maybe_saturate(&mut self, op: Op, v: ValueId, bits: u8, kind: Kind) -> ValueId {
+        if kind != Kind::Float
+            || op == Op::Fsat
+            || !self.f.ops.contains(&Op::Fsat)
+            || !self.e.chance(self.f.sat_percent as u64, 100)
+        {
+            return v;
+        }
+        let sat = self.emit(Op::Fsat, bits, &[v]);
+        // Usually the clamp is the raw value's only reader, as in
+        // `clamp(a - b, 0.0, 1.0)`: only then may saturate propagation move
+        // the `.sat` into the producer.
+        if self.e.chance(3, 4) {
+            let scope = self.scopes.last_mut().expect("a scope is always open");
+            scope.retain(|x| x.id != v);
+        }
+        sat
+    }
+
+    /// An if condition: `fresh_condition_percent`% of the time a new
+    /// comparison, half of those negated with `inot`; else a picked boolean.
+    pub(crate) fn if_condition(&mut self) -> ValueId {
+        if !self.e.chance(self.f.fresh_condition_percent as u64, 100) {
+            return self.pick(1, Kind::Bool { origin: 32 });
+        }
+        let c = self.make_compare();
+        if self.f.ops.contains(&Op::Inot) && self.e.chance(1, 2) {
+            return self.emit(Op::Inot, 1, &[c]);
+        }
+        c
+    }
+
+    /// Up to `max_header_ops` ops for a loop header, half of them subgroup
+    /// ops when the case has any (a ballot or vote whose per-lane value
+    /// outlives a loop with a non-uniform exit).
+    pub(crate) fn header_ops(&mut self) {
+        let n = self.e.range(0, self.f.max_header_ops as u64);
+        for _ in 0..n {
+            let subgroup: Vec<Op> = self
+                .rows
+                .iter()
+                .map(|r| r.op)
+                .filter(|op| op.info().class == OpClass::Subgroup)
+                .collect();
+            let op = if !subgroup.is_empty() && self.e.chance(1, 2) {
+                subgroup[self.e.below(subgroup.len() as u64) as usize]
+            } else {
+                let w: Vec<u32> = self.rows.iter().map(|r| r.weight).collect();
+                self.rows[self.e.weighted(&w)].op
+            };
+            self.gen_op(op);
+        }
+    }
+}
