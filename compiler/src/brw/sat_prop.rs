@@ -280,8 +280,11 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
     let mut live_after = vec![false; p.insts.len()];
     for b in 0..live.cfg.blocks.len() {
         live.walk_back(b, |i, after| {
+            // Every MOV, not only today's candidates: folding a later
+            // `mov.sat` into a MOV makes that MOV a candidate further up
+            // the same walk, and its source's liveness is unchanged.
             let m = &p.insts[i];
-            if is_candidate(p, m) {
+            if m.op == Opcode::Mov && m.msg.is_none() && !m.srcs.is_empty() {
                 live_after[i] = after.any_live(&src_footprint(&m.srcs[0], m.exec_size));
             }
             live.access[i].clone()
@@ -346,6 +349,18 @@ mod tests {
         golden(
             "add(8) g4<1>F g3<8,8,1>F g5<8,8,1>F\nmov.sat(8) g6<1>F g4<8,8,1>F\n",
             "add.sat(8) g4<1>F g3<8,8,1>F g5<8,8,1>F\nmov(8) g6<1>F g4<8,8,1>F\n",
+        );
+    }
+
+    /// Found by the generator (`fsat(fneg(a + a))` with `a + a` stored):
+    /// folding the `mov.sat` into the negating MOV makes that MOV a new
+    /// candidate, whose source g6 is still read by the store, so the ADD
+    /// must not take its negation and clamp.
+    #[test]
+    fn chained_candidate_whose_source_is_live() {
+        golden(
+            "add(8) g6<1>F g3<8,8,1>F g5<8,8,1>F\nmov(8) g4<1>F -g6<8,8,1>F\nmov.sat(8) g7<1>F g4<8,8,1>F\n",
+            "add(8) g6<1>F g3<8,8,1>F g5<8,8,1>F\nmov.sat(8) g4<1>F -g6<8,8,1>F\nmov(8) g7<1>F g4<8,8,1>F\n",
         );
     }
 
