@@ -378,7 +378,11 @@ impl<'e> Gen<'e> {
                     ops[1] = self.safe_divisor(ops[1], bits);
                 }
                 let v = self.emit(op, bits, &ops);
-                self.maybe_saturate(op, v, bits, kind)
+                let made = self.maybe_saturate(op, v, bits, kind);
+                if srcs == 2 {
+                    self.maybe_twin(op, bits, kind, [ops[0], ops[1]], made != v);
+                }
+                made
             }
             Sig::Compare { sizes } => {
                 let on_bools = matches!(op, Ieq | Ine) && self.e.chance(1, 4);

@@ -41,9 +41,48 @@ impl Gen<'_> {
         (a, b)
     }
 
-    /// A recent pair that is still in scope, a quarter of the time swapped
-    /// and a third of the time with its first operand negated (`fneg` or
-    /// `ineg`, when the case's op set has it).
+    /// After `op` made a value from `srcs` (a two-operand op without a
+    /// guard), `echo_percent / 4`% of the time the same op again on the
+    /// same operands, maybe swapped or with one negated, clamped with
+    /// `fsat` exactly when the first was: the pairs CSE merges (and must
+    /// not merge, as `sat(-a * b)` and `-sat(a * b)`).
+    pub(crate) fn maybe_twin(
+        &mut self,
+        op: Op,
+        bits: u8,
+        kind: Kind,
+        srcs: [ValueId; 2],
+        saturated: bool,
+    ) {
+        if crate::guards::has_guard(op) || !self.e.chance(self.f.echo_percent as u64, 400) {
+            return;
+        }
+        let (a, b) = self.vary(srcs[0], srcs[1], bits, kind);
+        let twin = self.emit(op, bits, &[a, b]);
+        if saturated {
+            self.emit(Op::Fsat, bits, &[twin]);
+        }
+    }
+
+    /// `(a, b)`, a quarter of the time swapped and a third of the time with
+    /// its first operand negated (`fneg` or `ineg`, when the case's op set
+    /// has it).
+    fn vary(&mut self, mut a: ValueId, mut b: ValueId, bits: u8, kind: Kind) -> (ValueId, ValueId) {
+        if self.e.chance(1, 4) {
+            std::mem::swap(&mut a, &mut b);
+        }
+        let neg = if kind == Kind::Float {
+            Op::Fneg
+        } else {
+            Op::Ineg
+        };
+        if bits > 1 && self.e.chance(1, 3) && self.f.ops.contains(&neg) {
+            a = self.emit(neg, bits, &[a]);
+        }
+        (a, b)
+    }
+
+    /// A recent pair that is still in scope, varied (see [`Gen::vary`]).
     fn echo(&mut self, bits: u8, kind: Kind) -> Option<(ValueId, ValueId)> {
         if self.echoes.is_empty() || !self.e.chance(self.f.echo_percent as u64, 100) {
             return None;
@@ -60,19 +99,7 @@ impl Gen<'_> {
             return None;
         }
         let x = fits[self.e.below(fits.len() as u64) as usize];
-        let (mut a, mut b) = (x.a, x.b);
-        if self.e.chance(1, 4) {
-            std::mem::swap(&mut a, &mut b);
-        }
-        let neg = if kind == Kind::Float {
-            Op::Fneg
-        } else {
-            Op::Ineg
-        };
-        if bits > 1 && self.e.chance(1, 3) && self.f.ops.contains(&neg) {
-            a = self.emit(neg, bits, &[a]);
-        }
-        Some((a, b))
+        Some(self.vary(x.a, x.b, bits, kind))
     }
 
     /// `fsat(v)` `sat_percent`% of the time for a float result of an op
