@@ -20,8 +20,7 @@ impl Gen<'_> {
             ];
             let spend = match self.e.weighted(&weights) {
                 0 => {
-                    let w: Vec<u32> = self.rows.iter().map(|r| r.weight).collect();
-                    let op = self.rows[self.e.weighted(&w)].op;
+                    let op = self.random_op();
                     self.gen_op(op);
                     1
                 }

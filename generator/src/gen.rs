@@ -351,6 +351,12 @@ impl<'e> Gen<'e> {
         }
     }
 
+    /// An op from the case's table, by weight.
+    pub(crate) fn random_op(&mut self) -> Op {
+        let w: Vec<u32> = self.rows.iter().map(|r| r.weight).collect();
+        self.rows[self.e.weighted(&w)].op
+    }
+
     /// Generates one op with operands and guards; returns its value.
     pub(crate) fn gen_op(&mut self, op: Op) -> ValueId {
         use Op::*;

@@ -87,14 +87,17 @@ impl Gen<'_> {
         if self.echoes.is_empty() || !self.e.chance(self.f.echo_percent as u64, 100) {
             return None;
         }
-        let in_scope: Vec<ValueId> = self.visible().map(|v| v.id).collect();
-        let fits: Vec<Echo> = self
+        let mut fits: Vec<Echo> = self
             .echoes
             .iter()
             .filter(|x| x.bits == bits && kind_fits(x.kind, kind))
-            .filter(|x| in_scope.contains(&x.a) && in_scope.contains(&x.b))
             .copied()
             .collect();
+        if !fits.is_empty() {
+            // Only pairs of the right size need the (longer) scope check.
+            let in_scope: Vec<ValueId> = self.visible().map(|v| v.id).collect();
+            fits.retain(|x| in_scope.contains(&x.a) && in_scope.contains(&x.b));
+        }
         if fits.is_empty() {
             return None;
         }
@@ -142,18 +145,17 @@ impl Gen<'_> {
     /// outlives a loop with a non-uniform exit).
     pub(crate) fn header_ops(&mut self) {
         let n = self.e.range(0, self.f.max_header_ops as u64);
+        let subgroup: Vec<Op> = self
+            .rows
+            .iter()
+            .map(|r| r.op)
+            .filter(|op| op.info().class == OpClass::Subgroup)
+            .collect();
         for _ in 0..n {
-            let subgroup: Vec<Op> = self
-                .rows
-                .iter()
-                .map(|r| r.op)
-                .filter(|op| op.info().class == OpClass::Subgroup)
-                .collect();
             let op = if !subgroup.is_empty() && self.e.chance(1, 2) {
                 subgroup[self.e.below(subgroup.len() as u64) as usize]
             } else {
-                let w: Vec<u32> = self.rows.iter().map(|r| r.weight).collect();
-                self.rows[self.e.weighted(&w)].op
+                self.random_op()
             };
             self.gen_op(op);
         }

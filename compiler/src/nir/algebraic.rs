@@ -20,11 +20,11 @@
 //! a matched value, its uses are rewritten to that value. The pass repeats
 //! until no rule applies; dead leftovers are DCE's.
 
-use super::{Node, Subst};
+use super::{Defs, Node, Subst};
 use crate::bugs::Bug;
 use crate::passes::PassCtx;
 use ir::types::mask;
-use ir::{Def, Instr, Op, OpClass, Program, Sig, ValueId};
+use ir::{Instr, Op, OpClass, Program, Sig, ValueId};
 use std::sync::OnceLock;
 
 /// A rule's extra condition on what the pattern matched.
@@ -337,38 +337,25 @@ impl Match {
     }
 }
 
-/// The definitions and sizes seen so far, and the next free value id.
+/// The rule engine's view of the program: the definitions and sizes seen
+/// so far.
 struct State {
-    defs: Vec<Option<Instr>>,
-    bits: Vec<u8>,
-    next: u32,
+    defs: Defs,
 }
 
 impl State {
     fn def(&self, v: ValueId) -> Option<&Instr> {
-        self.defs.get(v.0 as usize).and_then(Option::as_ref)
+        self.defs.def(v)
     }
 
     fn bits(&self, v: ValueId) -> u8 {
-        self.bits.get(v.0 as usize).copied().unwrap_or(0)
+        self.defs.bits(v)
     }
 
     fn konst(&self, v: ValueId) -> Option<u64> {
         self.def(v)
             .filter(|i| i.op == Op::LoadConst)
             .map(|i| i.imm & mask(self.bits(v)))
-    }
-
-    fn record(&mut self, i: &Instr) {
-        if let Some(d) = i.dest {
-            let k = d.id.0 as usize;
-            if self.defs.len() <= k {
-                self.defs.resize(k + 1, None);
-                self.bits.resize(k + 1, 0);
-            }
-            self.defs[k] = Some(i.clone());
-            self.bits[k] = d.bits;
-        }
     }
 
     fn bind(&self, m: &mut Match, name: &'static str, v: ValueId) -> bool {
@@ -416,28 +403,6 @@ impl State {
         }
     }
 
-    /// A new instruction defining a new value.
-    fn emit(
-        &mut self,
-        out: &mut Vec<Instr>,
-        op: Op,
-        bits: u8,
-        srcs: Vec<ValueId>,
-        imm: u64,
-    ) -> ValueId {
-        let id = ValueId(self.next);
-        self.next += 1;
-        let i = Instr {
-            op,
-            dest: Some(Def { id, bits }),
-            srcs,
-            imm,
-        };
-        self.record(&i);
-        out.push(i);
-        id
-    }
-
     /// Builds a replacement node, appending new instructions to `out`;
     /// `want` is the size its position needs, when known.
     fn build(
@@ -455,15 +420,16 @@ impl State {
             Expr::Lit(x) => {
                 let bits = want?;
                 Some((
-                    self.emit(out, Op::LoadConst, bits, vec![], x & mask(bits)),
+                    self.defs
+                        .emit(out, Op::LoadConst, bits, vec![], x & mask(bits)),
                     bits,
                 ))
             }
             Expr::Bool(b) => (want.unwrap_or(1) == 1)
-                .then(|| (self.emit(out, Op::LoadConst, 1, vec![], *b as u64), 1)),
+                .then(|| (self.defs.emit(out, Op::LoadConst, 1, vec![], *b as u64), 1)),
             Expr::Op { op, args, .. } => {
                 let (srcs, bits) = self.build_srcs(*op, args, want, m, out)?;
-                Some((self.emit(out, *op, bits, srcs, 0), bits))
+                Some((self.defs.emit(out, *op, bits, srcs, 0), bits))
             }
         }
     }
@@ -536,7 +502,7 @@ enum Rewrite {
 /// `out` and returns what `i` becomes.
 fn rewrite(i: &Instr, st: &mut State, ctx: &PassCtx, out: &mut Vec<Instr>) -> Option<Rewrite> {
     let dest = i.dest?;
-    st.record(i);
+    st.defs.record(i);
     for (rule, search, replace) in parsed() {
         let Expr::Op { op, .. } = search else {
             continue;
@@ -548,7 +514,7 @@ fn rewrite(i: &Instr, st: &mut State, ctx: &PassCtx, out: &mut Vec<Instr>) -> Op
         if !st.matches(search, dest.id, &mut m) || rule.cond.is_some_and(|c| !c(&m, ctx)) {
             continue;
         }
-        let (next, mark) = (st.next, out.len());
+        let (next, mark) = (st.defs.checkpoint(), out.len());
         let done = match replace {
             Expr::Var(n) => {
                 let b = m.get(n);
@@ -590,7 +556,7 @@ fn rewrite(i: &Instr, st: &mut State, ctx: &PassCtx, out: &mut Vec<Instr>) -> Op
             None => {
                 // A size mismatch: the rule does not apply here.
                 out.truncate(mark);
-                st.next = next;
+                st.defs.rewind(next);
             }
         }
     }
@@ -616,11 +582,7 @@ pub fn run(p: &mut Program, ctx: &PassCtx) -> bool {
 /// some rule applied.
 fn round(p: &mut Program, ctx: &PassCtx) -> bool {
     let bound = p.value_bound();
-    let mut st = State {
-        defs: vec![None; bound],
-        bits: p.value_bits(),
-        next: bound as u32,
-    };
+    let mut st = State { defs: Defs::new(p) };
     let mut subst = Subst::new(bound);
     let mut changed = false;
     super::walk_mut(&mut p.body, &mut |node| {
@@ -644,7 +606,7 @@ fn round(p: &mut Program, ctx: &PassCtx) -> bool {
                     None => {}
                 }
             }
-            st.record(&i);
+            st.defs.record(&i);
             out.push(i);
         }
         b.instrs = out;

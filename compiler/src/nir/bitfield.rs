@@ -33,20 +33,16 @@
 //! The rewritten instruction keeps its value id; new instructions (and their
 //! constants, left to const-fold) go right before it.
 
-use super::Node;
+use super::{Defs, Node};
 use crate::bugs::Bug;
 use crate::passes::{BitfieldMode, PassCtx};
 use ir::types::sext;
-use ir::{Def, Instr, Op, Program, ValueId};
+use ir::{Instr, Op, Program, ValueId};
 
 /// Rewrites bitfield ops or patterns per `ctx.bitfield`; returns whether
 /// the program changed.
 pub fn run(p: &mut Program, ctx: &PassCtx) -> bool {
-    let bound = p.value_bound();
-    let mut st = Emitter {
-        defs: vec![None; bound],
-        next: bound as u32,
-    };
+    let mut st = Emitter { defs: Defs::new(p) };
     let mut changed = false;
     super::walk_mut(&mut p.body, &mut |node| {
         let Node::Block(b) = node else { return };
@@ -58,7 +54,7 @@ pub fn run(p: &mut Program, ctx: &PassCtx) -> bool {
             };
             changed |= new.is_some();
             let i = new.unwrap_or(i);
-            st.record(&i);
+            st.defs.record(&i);
             out.push(i);
         }
         b.instrs = out;
@@ -68,28 +64,13 @@ pub fn run(p: &mut Program, ctx: &PassCtx) -> bool {
 
 /// Definitions seen so far and new 32-bit instructions.
 struct Emitter {
-    defs: Vec<Option<Instr>>,
-    next: u32,
+    defs: Defs,
 }
 
 impl Emitter {
-    fn record(&mut self, i: &Instr) {
-        if let Some(d) = i.dest {
-            let k = d.id.0 as usize;
-            if self.defs.len() <= k {
-                self.defs.resize(k + 1, None);
-            }
-            self.defs[k] = Some(i.clone());
-        }
-    }
-
     /// The defining instruction of `v` if it has op `op`.
     fn def(&self, v: ValueId, op: Op) -> Option<Instr> {
-        self.defs
-            .get(v.0 as usize)
-            .and_then(Option::as_ref)
-            .filter(|i| i.op == op)
-            .cloned()
+        self.defs.def(v).filter(|i| i.op == op).cloned()
     }
 
     fn konst(&self, v: ValueId) -> Option<u64> {
@@ -104,17 +85,7 @@ impl Emitter {
         srcs: &[ValueId],
         imm: u64,
     ) -> ValueId {
-        let id = ValueId(self.next);
-        self.next += 1;
-        let i = Instr {
-            op,
-            dest: Some(Def { id, bits }),
-            srcs: srcs.to_vec(),
-            imm,
-        };
-        self.record(&i);
-        out.push(i);
-        id
+        self.defs.emit(out, op, bits, srcs.to_vec(), imm)
     }
 
     /// A 32-bit op of 32-bit sources.

@@ -2,7 +2,9 @@
 //!
 //! This module also holds what the passes share: [`Subst`], a table of value
 //! substitutions that rewrites every kind of use (instruction sources, phi
-//! sources and `if` conditions), and a walker over blocks and `if` nodes.
+//! sources and `if` conditions), [`Defs`], the definitions a rewriting walk
+//! has seen and its new instructions, and a walker over blocks and `if`
+//! nodes.
 
 pub mod algebraic;
 pub mod bitfield;
@@ -16,7 +18,7 @@ pub mod peephole_select;
 #[cfg(test)]
 mod testing;
 
-use ir::{Block, CfNode, ValueId};
+use ir::{Block, CfNode, Def, Instr, Op, Program, ValueId};
 
 /// Value substitutions: uses of `from` become uses of `to`.
 ///
@@ -82,6 +84,83 @@ impl Subst {
             Node::Cond(c) => changed |= self.rewrite(c),
         });
         changed
+    }
+}
+
+/// The definitions seen so far by a walk in program order, and new
+/// instructions with fresh value ids (numbered from the program's bound).
+pub(crate) struct Defs {
+    defs: Vec<Option<Instr>>,
+    bits: Vec<u8>,
+    next: u32,
+}
+
+impl Defs {
+    /// None seen yet; every existing value's size is known up front.
+    pub(crate) fn new(p: &Program) -> Defs {
+        let bound = p.value_bound();
+        Defs {
+            defs: vec![None; bound],
+            bits: p.value_bits(),
+            next: bound as u32,
+        }
+    }
+
+    /// The instruction defining `v`, once the walk has recorded it.
+    pub(crate) fn def(&self, v: ValueId) -> Option<&Instr> {
+        self.defs.get(v.0 as usize).and_then(Option::as_ref)
+    }
+
+    /// The size of `v` (0 for an unknown value).
+    pub(crate) fn bits(&self, v: ValueId) -> u8 {
+        self.bits.get(v.0 as usize).copied().unwrap_or(0)
+    }
+
+    /// Records `i`'s definition, if it has one.
+    pub(crate) fn record(&mut self, i: &Instr) {
+        if let Some(d) = i.dest {
+            let k = d.id.0 as usize;
+            if self.defs.len() <= k {
+                self.defs.resize(k + 1, None);
+                self.bits.resize(k + 1, 0);
+            }
+            self.defs[k] = Some(i.clone());
+            self.bits[k] = d.bits;
+        }
+    }
+
+    /// The next fresh id, to [`Defs::rewind`] to if the instructions emitted
+    /// after it are dropped.
+    pub(crate) fn checkpoint(&self) -> u32 {
+        self.next
+    }
+
+    /// Hands out the ids emitted since `checkpoint` again.
+    pub(crate) fn rewind(&mut self, checkpoint: u32) {
+        self.next = checkpoint;
+    }
+
+    /// Appends a new instruction defining a fresh value to `out`, records it
+    /// and returns the value.
+    pub(crate) fn emit(
+        &mut self,
+        out: &mut Vec<Instr>,
+        op: Op,
+        bits: u8,
+        srcs: Vec<ValueId>,
+        imm: u64,
+    ) -> ValueId {
+        let id = ValueId(self.next);
+        self.next += 1;
+        let i = Instr {
+            op,
+            dest: Some(Def { id, bits }),
+            srcs,
+            imm,
+        };
+        self.record(&i);
+        out.push(i);
+        id
     }
 }
 

@@ -334,6 +334,7 @@ impl Size {
     }
 }
 
+/// The ifs and loops in `list`, nested ones included.
 fn count_cf(list: &[CfNode]) -> usize {
     list.iter()
         .map(|n| match n {

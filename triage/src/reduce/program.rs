@@ -4,7 +4,7 @@
 //! have undefined behaviour, are not smaller, or lose the bug.
 
 use super::edit::{site_def, sites, used_values, Editor, Site};
-use super::Session;
+use super::{count_cf, Session};
 use ir::types::mask;
 use ir::{Case, CfNode, Op, Program, ValueId};
 use std::collections::BTreeSet;
@@ -51,16 +51,6 @@ fn remove_dead_code(s: &mut Session) {
     if changed {
         s.try_program(p);
     }
-}
-
-fn count_cf(list: &[CfNode]) -> usize {
-    list.iter()
-        .map(|n| match n {
-            CfNode::Block(_) => 0,
-            CfNode::If(f) => 1 + count_cf(&f.then_body) + count_cf(&f.else_body),
-            CfNode::Loop(l) => 1 + count_cf(&l.body),
-        })
-        .sum()
 }
 
 /// Replaces the `n`-th if/loop node (pre-order) by the nodes `f` makes of it.
