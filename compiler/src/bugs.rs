@@ -69,6 +69,8 @@ bug_table! {
         "omits the explicit count mask on 16-bit shifts; the hardware masks to 5 bits, not 4";
     BitfieldExpandEdge = "bitfield-expand-edge", "ir:bitfield", "seed 003 (Marek Olsak, 2015)",
         "expands ubfe/ibfe without the offset + bits >= 32 case";
+    GcmIgnoresPhiSource = "gcm-ignores-phi-source", "ir:gcm", "GCM early scheduling (nir_opt_gcm's gcm_schedule_early_src; the same class as dstogov/ir#153)",
+        "schedules an instruction early without its phi sources, hoisting a user of a loop-header phi above the phi (IR that no longer validates)";
     AlgebraicBfiIand = "algebraic-bfi-iand", "ir:algebraic", "f11a4146454 (issue #11695)",
         "rewrites iand(bfi(...)) with a wrong mask constant";
 }
@@ -76,11 +78,13 @@ bug_table! {
 impl BugInfo {
     /// The stage localization names for this bug: its pass, or `lowering`
     /// for a bug in a lowering step.
-    pub fn stage(&self) -> &'static str {
+    pub fn stage(&self) -> crate::StageId {
         if self.pass.starts_with("lowering") {
-            "lowering"
+            crate::StageId::Lowering
         } else {
             self.pass
+                .parse()
+                .unwrap_or_else(|e| panic!("bug table row {}: {e}", self.name))
         }
     }
 }
@@ -202,6 +206,14 @@ mod tests {
             assert_eq!(b.bug as usize, i, "{}", b.name);
         }
         assert!(BUGS.len() >= 12);
+    }
+
+    #[test]
+    fn every_bug_names_a_stage() {
+        let stages: Vec<String> = BUGS.iter().map(|b| b.stage().to_string()).collect();
+        assert_eq!(stages[0], "eu:cmod-prop");
+        assert_eq!(stages[Bug::NativeNoCanonicalize as usize], "lowering");
+        assert_eq!(stages[Bug::CseCrossInvocation as usize], "ir:cse");
     }
 
     #[test]

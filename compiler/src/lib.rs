@@ -13,12 +13,14 @@ pub mod nir;
 pub mod options;
 pub mod passes;
 pub mod regalloc;
+pub mod stage;
 pub mod stats;
 pub mod vir;
 
 pub use bugs::{Bug, BugInfo, BugSet, BUGS};
 pub use options::{CompileOptions, Strategy};
 pub use passes::{BitfieldMode, PassCtx, PassInfo, PassSet, Stage, PASSES};
+pub use stage::StageId;
 pub use stats::StaticStats;
 pub use vir::VProgram;
 
@@ -28,14 +30,27 @@ pub enum CompileError {
     /// The input program is not valid IR.
     #[error("invalid input program: {0}")]
     InvalidProgram(#[from] ir::ValidationError),
+    /// An IR pass left IR that does not validate: a compiler bug in that pass.
+    #[error("invalid IR after {stage}: {error}")]
+    InvalidIr {
+        /// The IR pass that broke it.
+        stage: StageId,
+        /// The first validation error.
+        error: ir::ValidationError,
+    },
     /// A hardware limit was exceeded (registers, flags).
-    #[error("compiler limit: {0}")]
-    CompilerLimit(String),
+    #[error("compiler limit: {message}")]
+    CompilerLimit {
+        /// The stage that ran out.
+        stage: StageId,
+        /// What ran out, and where.
+        message: String,
+    },
     /// The compiler produced code the hardware rejects: a compiler bug.
     #[error("invalid EU code after {stage}: [{rule}] instruction {index}: `{text}`")]
     InvalidEu {
-        /// After which stage (`lowering`, a pass name, `regalloc`).
-        stage: String,
+        /// After which stage.
+        stage: StageId,
         /// The validator rule broken first.
         rule: &'static str,
         /// The offending instruction.
@@ -48,28 +63,55 @@ pub enum CompileError {
     BadOptions(String),
 }
 
-/// A program after some stage, handed to the hook.
+impl CompileError {
+    /// The stage the error is blamed on: the pass or step that produced the
+    /// bad program or ran out, or `input` for a bad input or bad options.
+    pub fn stage(&self) -> StageId {
+        match self {
+            CompileError::InvalidProgram(_) | CompileError::BadOptions(_) => StageId::Input,
+            CompileError::InvalidIr { stage, .. }
+            | CompileError::CompilerLimit { stage, .. }
+            | CompileError::InvalidEu { stage, .. } => *stage,
+        }
+    }
+}
+
+/// The program a stage produced.
 #[derive(Clone, Copy, Debug)]
-pub enum Snapshot<'a> {
-    /// IR after an IR pass (or the input, with `pass` = "input").
-    Ir {
-        /// The pass that just ran.
-        pass: &'a str,
-        /// The program.
-        program: &'a ir::Program,
-    },
-    /// EU code on virtual registers after lowering or an EU pass.
-    Eu {
-        /// `lowering` or the pass that just ran.
-        pass: &'a str,
-        /// The program.
-        program: &'a VProgram,
-    },
-    /// The final code after register allocation.
-    Final {
-        /// The program.
-        program: &'a eu::Program,
-    },
+pub enum Code<'a> {
+    /// IR (the input, or after an IR pass).
+    Ir(&'a ir::Program),
+    /// EU code on virtual registers (after lowering or an EU pass).
+    Eu(&'a VProgram),
+    /// The final code on physical registers (after register allocation).
+    Final(&'a eu::Program),
+}
+
+/// A program after some stage, handed to the observer.
+#[derive(Clone, Copy, Debug)]
+pub struct Snapshot<'a> {
+    /// The stage that just ran.
+    pub stage: StageId,
+    /// What it produced.
+    pub code: Code<'a>,
+}
+
+/// Watches a compile: told when each stage starts, and handed the program
+/// after every stage that changed it (for dumps, localization and reports).
+/// Any `FnMut(Snapshot)` closure is an observer that ignores stage starts.
+pub trait Observer {
+    /// `stage` is about to run (IR and EU passes once per fixpoint round).
+    fn begin(&mut self, stage: StageId) {
+        let _ = stage;
+    }
+    /// `snapshot.stage` produced or changed the program.
+    fn snapshot(&mut self, snapshot: Snapshot<'_>);
+}
+
+impl<F: FnMut(Snapshot<'_>)> Observer for F {
+    fn snapshot(&mut self, snapshot: Snapshot<'_>) {
+        self(snapshot)
+    }
 }
 
 /// The result of a compile.
@@ -86,12 +128,14 @@ pub struct Compiled {
 /// Most fixpoint rounds of a stage's passes.
 const MAX_ROUNDS: usize = 8;
 
-/// Compiles `program` with `opts`, calling `hook` after every stage that
-/// changed the program (for dumps and per-pass localization).
+/// Compiles `program` with `opts`, telling `observer` when each stage starts
+/// and handing it the program after every stage that changed it. The IR is
+/// validated after every IR pass that changed it (as NIR does), the EU code
+/// after lowering, every EU pass that changed it and register allocation.
 pub fn compile_with_hook(
     program: &ir::Program,
     opts: &CompileOptions,
-    hook: &mut dyn FnMut(Snapshot<'_>),
+    observer: &mut dyn Observer,
 ) -> Result<Compiled, CompileError> {
     if !matches!(opts.simd, 8 | 16 | 32) {
         return Err(CompileError::BadOptions(format!(
@@ -107,19 +151,22 @@ pub fn compile_with_hook(
         bitfield: opts.passes.bitfield,
     };
     let mut p = program.clone();
-    hook(Snapshot::Ir {
-        pass: "input",
-        program: &p,
+    observer.snapshot(Snapshot {
+        stage: StageId::Input,
+        code: Code::Ir(&p),
     });
     for _ in 0..MAX_ROUNDS {
         let mut progress = false;
-        for (_, info) in opts.passes.iter().filter(|(_, i)| i.stage == Stage::Ir) {
+        for (index, info) in opts.passes.iter().filter(|(_, i)| i.stage == Stage::Ir) {
+            let stage = StageId::IrPass(index);
             if let passes::Entry::Ir(f) = info.entry {
+                observer.begin(stage);
                 if f(&mut p, &ctx) {
                     progress = true;
-                    hook(Snapshot::Ir {
-                        pass: info.name,
-                        program: &p,
+                    ir::validate(&p).map_err(|error| CompileError::InvalidIr { stage, error })?;
+                    observer.snapshot(Snapshot {
+                        stage,
+                        code: Code::Ir(&p),
                     });
                 }
             }
@@ -128,28 +175,31 @@ pub fn compile_with_hook(
             break;
         }
     }
+    observer.begin(StageId::Lowering);
     let mut v = lower::lower(&p, opts)?;
-    check_virtual(&v, "lowering")?;
-    hook(Snapshot::Eu {
-        pass: "lowering",
-        program: &v,
+    check_virtual(&v, StageId::Lowering)?;
+    observer.snapshot(Snapshot {
+        stage: StageId::Lowering,
+        code: Code::Eu(&v),
     });
     for _ in 0..MAX_ROUNDS {
         let mut progress = false;
-        for (_, info) in opts.passes.iter().filter(|(_, i)| i.stage == Stage::Eu) {
+        for (index, info) in opts.passes.iter().filter(|(_, i)| i.stage == Stage::Eu) {
+            let stage = StageId::EuPass(index);
             if let passes::Entry::Eu(f) = info.entry {
+                observer.begin(stage);
                 if f(&mut v, &ctx) {
                     progress = true;
                     v.compact().map_err(|e| CompileError::InvalidEu {
-                        stage: info.name.to_string(),
+                        stage,
                         rule: e.rule,
                         index: e.index,
-                        text: String::new(),
+                        text: e.msg,
                     })?;
-                    check_virtual(&v, info.name)?;
-                    hook(Snapshot::Eu {
-                        pass: info.name,
-                        program: &v,
+                    check_virtual(&v, stage)?;
+                    observer.snapshot(Snapshot {
+                        stage,
+                        code: Code::Eu(&v),
                     });
                 }
             }
@@ -158,9 +208,13 @@ pub fn compile_with_hook(
             break;
         }
     }
+    observer.begin(StageId::Regalloc);
     let physical = regalloc::allocate(&v)?;
-    check(&physical, &eu::MachineConfig::GFX11, "regalloc")?;
-    hook(Snapshot::Final { program: &physical });
+    check(&physical, &eu::MachineConfig::GFX11, StageId::Regalloc)?;
+    observer.snapshot(Snapshot {
+        stage: StageId::Regalloc,
+        code: Code::Final(&physical),
+    });
     let stats = StaticStats::of(&physical);
     Ok(Compiled {
         program: physical,
@@ -169,22 +223,22 @@ pub fn compile_with_hook(
     })
 }
 
-/// Compiles without a hook.
+/// Compiles without an observer.
 pub fn compile(program: &ir::Program, opts: &CompileOptions) -> Result<Compiled, CompileError> {
-    compile_with_hook(program, opts, &mut |_| {})
+    compile_with_hook(program, opts, &mut |_: Snapshot<'_>| {})
 }
 
-fn check_virtual(v: &VProgram, stage: &str) -> Result<(), CompileError> {
+fn check_virtual(v: &VProgram, stage: StageId) -> Result<(), CompileError> {
     check(&v.program(), &v.machine(), stage)
 }
 
-fn check(p: &eu::Program, machine: &eu::MachineConfig, stage: &str) -> Result<(), CompileError> {
+fn check(p: &eu::Program, machine: &eu::MachineConfig, stage: StageId) -> Result<(), CompileError> {
     match eu::validate(p, machine) {
         Ok(()) => Ok(()),
         Err(violations) => {
             let first = &violations[0];
             Err(CompileError::InvalidEu {
-                stage: stage.to_string(),
+                stage,
                 rule: first.rule,
                 index: first.index,
                 text: first.text.clone(),

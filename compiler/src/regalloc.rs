@@ -31,7 +31,7 @@
 
 use crate::brw::liveness::Liveness;
 use crate::vir::{VProgram, GRF_BYTES};
-use crate::CompileError;
+use crate::{CompileError, StageId};
 use eu::{DstKind, Message, SrcKind};
 
 /// Physical GRFs on the modelled machine.
@@ -141,7 +141,7 @@ fn pressure(p: &VProgram, iv: &[Option<(usize, usize)>]) -> (u32, usize) {
 
 fn invalid(index: usize, text: String) -> CompileError {
     CompileError::InvalidEu {
-        stage: "regalloc".into(),
+        stage: StageId::Regalloc,
         rule: "grf-bounds",
         index,
         text,
@@ -151,7 +151,7 @@ fn invalid(index: usize, text: String) -> CompileError {
 /// Maps virtual registers onto the 128 physical GRFs.
 pub fn allocate(p: &VProgram) -> Result<eu::Program, CompileError> {
     crate::brw::cfg::Cfg::build(&p.insts).map_err(|e| CompileError::InvalidEu {
-        stage: "regalloc".into(),
+        stage: StageId::Regalloc,
         rule: e.rule,
         index: e.index,
         text: e.msg,
@@ -182,10 +182,13 @@ pub fn allocate(p: &VProgram) -> Result<eu::Program, CompileError> {
             let (need, at) = pressure(p, &iv);
             let avail = PHYS_GRFS.saturating_sub(p.payload_grfs);
             let why = if need > avail { "" } else { " (fragmented)" };
-            return Err(CompileError::CompilerLimit(format!(
-                "register allocation needs {need} GRFs at instruction {at} but only {avail} are free (g{}..g127){why}",
-                p.payload_grfs
-            )));
+            return Err(CompileError::CompilerLimit {
+                stage: StageId::Regalloc,
+                message: format!(
+                    "register allocation needs {need} GRFs at instruction {at} but only {avail} are free (g{}..g127){why}",
+                    p.payload_grfs
+                ),
+            });
         }
     };
     // Maps the registers [first, last] of one operand.
@@ -345,9 +348,10 @@ mod tests {
         let p = pressure_program(125);
         assert_eq!(
             allocate(&p),
-            Err(CompileError::CompilerLimit(
-                "register allocation needs 127 GRFs at instruction 126 but only 126 are free (g2..g127)".into()
-            ))
+            Err(CompileError::CompilerLimit {
+                stage: StageId::Regalloc,
+                message: "register allocation needs 127 GRFs at instruction 126 but only 126 are free (g2..g127)".into()
+            })
         );
     }
 

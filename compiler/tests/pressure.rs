@@ -2,7 +2,7 @@
 //! once take 40 x 2 GRFs at SIMD8 (fits in 128) but 40 x 8 at SIMD32, which
 //! must give CompilerLimit, never a panic.
 
-use compiler::{compile, CompileError, CompileOptions, PassSet, Strategy};
+use compiler::{compile, CompileError, CompileOptions, PassSet, StageId, Strategy};
 use ir::{Builder, Op, SlotType};
 
 fn many_live(n: u64) -> ir::Program {
@@ -45,8 +45,12 @@ fn simd32_hits_the_register_limit() {
         &p,
         &CompileOptions::new(Strategy::Bool32, 32, PassSet::all()),
     ) {
-        Err(CompileError::CompilerLimit(msg)) => {
-            assert!(msg.starts_with("register allocation needs "), "{msg}");
+        Err(CompileError::CompilerLimit { stage, message }) => {
+            assert_eq!(stage, StageId::Regalloc);
+            assert!(
+                message.starts_with("register allocation needs "),
+                "{message}"
+            );
         }
         other => panic!("expected CompilerLimit, got {other:?}"),
     }

@@ -8,18 +8,14 @@
 //! dword in place; flag CMPs straight into flag subregisters and combines
 //! them with flag logic, materializing only what is stored.
 
-use compiler::{compile_with_hook, CompileOptions, PassSet, Snapshot, Strategy};
+use compiler::{compile_with_hook, Code, CompileOptions, PassSet, Snapshot, StageId, Strategy};
 
 fn lowered(src: &str, strategy: Strategy) -> String {
     let p = ir::parse_program(src).unwrap();
     let mut text = String::new();
     let opts = CompileOptions::new(strategy, 8, PassSet::none());
-    let _ = compile_with_hook(&p, &opts, &mut |s| {
-        if let Snapshot::Eu {
-            pass: "lowering",
-            program,
-        } = s
-        {
+    let _ = compile_with_hook(&p, &opts, &mut |s: Snapshot<'_>| {
+        if let (StageId::Lowering, Code::Eu(program)) = (s.stage, s.code) {
             text = program.text();
         }
     });

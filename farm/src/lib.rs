@@ -17,7 +17,7 @@ use oracle::Verdict;
 pub fn is_finding(v: &Verdict) -> bool {
     match v {
         Verdict::Pass | Verdict::InvalidCase(_) | Verdict::CompilerLimit(_) => false,
-        Verdict::Timeout { stage } => stage == "sim",
+        Verdict::Timeout { stage } => *stage == oracle::Budget::Sim,
         _ => true,
     }
 }

@@ -7,11 +7,11 @@
 //! written (with the slot type's size) exactly where the oracle writes it.
 
 use crate::interp::{run, InterpConfig, InterpError, Outputs};
-use compiler::{BugSet, CompileError, CompileOptions, PassSet, Strategy};
+use crate::session::{Capture, Session};
+use compiler::{BugSet, PassSet, StageId, Strategy};
 use ir::value::{format_value, values_agree};
 use ir::{Case, Dispatch, Program};
 use std::fmt;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// Parses a SIMD width: 8, 16 or 32.
 pub fn parse_simd(s: &str) -> Result<u32, String> {
@@ -109,10 +109,17 @@ pub enum Verdict {
     },
     /// The compiler hit a hardware limit.
     CompilerLimit(String),
+    /// An IR pass produced IR that does not validate.
+    InvalidIr {
+        /// The pass.
+        stage: StageId,
+        /// The first validation error.
+        error: String,
+    },
     /// The compiler produced code the hardware rejects.
     InvalidEu {
         /// After which stage.
-        stage: String,
+        stage: StageId,
         /// The broken rule.
         rule: String,
         /// The instruction.
@@ -122,8 +129,8 @@ pub enum Verdict {
     SimFault(String),
     /// A step budget ran out.
     Timeout {
-        /// `interp` or `sim`.
-        stage: String,
+        /// Whose budget.
+        stage: Budget,
     },
     /// The program has undefined behaviour (the generator's fault, not the compiler's).
     InvalidCase(String),
@@ -137,6 +144,7 @@ impl Verdict {
             Verdict::Mismatch { .. } => "mismatch",
             Verdict::CompilerPanic { .. } => "compiler-panic",
             Verdict::CompilerLimit(_) => "compiler-limit",
+            Verdict::InvalidIr { .. } => "invalid-ir",
             Verdict::InvalidEu { .. } => "invalid-eu",
             Verdict::SimFault(_) => "sim-fault",
             Verdict::Timeout { .. } => "timeout",
@@ -162,6 +170,7 @@ impl fmt::Display for Verdict {
                 write!(f, "compiler panic at {location}: {message}")
             }
             Verdict::CompilerLimit(m) => write!(f, "compiler limit: {m}"),
+            Verdict::InvalidIr { stage, error } => write!(f, "invalid IR after {stage}: {error}"),
             Verdict::InvalidEu { stage, rule, text } => {
                 write!(f, "invalid EU code after {stage}: [{rule}] `{text}`")
             }
@@ -169,6 +178,24 @@ impl fmt::Display for Verdict {
             Verdict::Timeout { stage } => write!(f, "timeout in {stage}"),
             Verdict::InvalidCase(m) => write!(f, "invalid case: {m}"),
         }
+    }
+}
+
+/// Whose step budget ran out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Budget {
+    /// The reference interpreter's (the case loops too long: a generator problem).
+    Interp,
+    /// The simulator's (the compiled code loops longer than the case: a finding).
+    Sim,
+}
+
+impl fmt::Display for Budget {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Budget::Interp => "interp",
+            Budget::Sim => "sim",
+        })
     }
 }
 
@@ -230,9 +257,11 @@ pub fn compare(expected: &Outputs, got: &eu::RunResult) -> Vec<LaneDiff> {
     diffs
 }
 
-/// Runs an EU program over a case and compares it with expected outputs.
+/// Runs an EU program (the output of `stage`) over a case and compares it
+/// with expected outputs.
 pub fn simulate_and_compare(
     program: &eu::Program,
+    stage: StageId,
     machine: eu::MachineConfig,
     case_program: &Program,
     dispatch: &Dispatch,
@@ -254,13 +283,11 @@ pub fn simulate_and_compare(
                 Verdict::Mismatch { diffs }
             }
         }
-        Err(eu::SimError::Timeout { .. }) => Verdict::Timeout {
-            stage: "sim".into(),
-        },
+        Err(eu::SimError::Timeout { .. }) => Verdict::Timeout { stage: Budget::Sim },
         Err(eu::SimError::Invalid(v)) => {
             let first = &v[0];
             Verdict::InvalidEu {
-                stage: "simulation".into(),
+                stage,
                 rule: first.rule.to_string(),
                 text: first.text.clone(),
             }
@@ -284,101 +311,21 @@ pub fn expected_outputs(case: &Case, simd: u32) -> Result<Outputs, Verdict> {
     ) {
         Ok(o) => Ok(o),
         Err(InterpError::Timeout { .. }) => Err(Verdict::Timeout {
-            stage: "interp".into(),
+            stage: Budget::Interp,
         }),
         Err(e) => Err(Verdict::InvalidCase(e.to_string())),
     }
 }
 
-/// Compiles, catching panics.
-pub fn compile_caught(p: &Program, config: &Config) -> Result<compiler::Compiled, Verdict> {
-    let opts = CompileOptions::new(config.strategy, config.simd, config.passes.clone())
-        .with_bugs(config.bugs);
-    IN_COMPILER.with(|c| c.set(true));
-    let r = catch_unwind(AssertUnwindSafe(|| compiler::compile(p, &opts)));
-    IN_COMPILER.with(|c| c.set(false));
-    verdict_of_compile(r)
-}
-
-type CompileOutcome = std::thread::Result<Result<compiler::Compiled, CompileError>>;
-
-/// Turns a caught compile into the compiled program or the verdict that ends the check.
-fn verdict_of_compile(r: CompileOutcome) -> Result<compiler::Compiled, Verdict> {
-    match r {
-        Ok(Ok(c)) => Ok(c),
-        Ok(Err(CompileError::CompilerLimit(m))) => Err(Verdict::CompilerLimit(m)),
-        Ok(Err(CompileError::InvalidEu {
-            stage, rule, text, ..
-        })) => Err(Verdict::InvalidEu {
-            stage,
-            rule: rule.to_string(),
-            text,
-        }),
-        Ok(Err(e @ (CompileError::InvalidProgram(_) | CompileError::BadOptions(_)))) => {
-            Err(Verdict::InvalidCase(e.to_string()))
-        }
-        Err(payload) => {
-            let message = payload
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_else(|| "(non-string panic)".into());
-            let location = PANIC_LOCATION
-                .with(|l| l.borrow_mut().take())
-                .unwrap_or_else(|| "unknown".into());
-            Err(Verdict::CompilerPanic { message, location })
-        }
-    }
-}
-
-thread_local! {
-    static PANIC_LOCATION: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
-    static IN_COMPILER: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// Installs a panic hook that records the location of compiler panics (for
-/// verdicts) instead of printing them; other panics print as usual.
-/// Installing it more than once is harmless.
-pub fn install_panic_hook() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        let previous = std::panic::take_hook();
-        std::panic::set_hook(Box::new(move |info| {
-            if IN_COMPILER.with(|c| c.get()) {
-                let loc = info
-                    .location()
-                    .map(|l| format!("{}:{}", l.file(), l.line()));
-                PANIC_LOCATION.with(|p| *p.borrow_mut() = loc);
-            } else {
-                previous(info);
-            }
-        }));
-    });
-}
-
 /// The verdict of one case under one config, given the oracle's outputs
-/// (computed once per case and SIMD width), and the passes that changed the
+/// (computed once per case and SIMD width), and the stages that changed the
 /// program on the way.
-pub fn check_against(case: &Case, config: &Config, expected: &Outputs) -> (Verdict, Vec<String>) {
-    let opts = CompileOptions::new(config.strategy, config.simd, config.passes.clone())
-        .with_bugs(config.bugs);
-    let mut changed = Vec::new();
-    IN_COMPILER.with(|c| c.set(true));
-    let r = catch_unwind(AssertUnwindSafe(|| {
-        compiler::compile_with_hook(&case.program, &opts, &mut |s| match s {
-            compiler::Snapshot::Ir { pass, .. } if pass != "input" => {
-                changed.push(format!("ir:{pass}"))
-            }
-            compiler::Snapshot::Eu { pass, .. } if pass != "lowering" => {
-                changed.push(format!("eu:{pass}"))
-            }
-            _ => {}
-        })
-    }));
-    IN_COMPILER.with(|c| c.set(false));
-    let compiled = match verdict_of_compile(r) {
+pub fn check_against(case: &Case, config: &Config, expected: &Outputs) -> (Verdict, Vec<StageId>) {
+    let session = Session::run(&case.program, config, Capture::Stages);
+    let changed = session.changed().collect();
+    let compiled = match session.result {
         Ok(c) => c,
-        Err(v) => return (v, changed),
+        Err(f) => return (f.verdict(), changed),
     };
     let d = case
         .dispatch
@@ -386,6 +333,7 @@ pub fn check_against(case: &Case, config: &Config, expected: &Outputs) -> (Verdi
         .expect("a case with expected outputs has a dispatch");
     let v = simulate_and_compare(
         &compiled.program,
+        StageId::Regalloc,
         eu::MachineConfig::GFX11,
         &case.program,
         d,
@@ -397,58 +345,31 @@ pub fn check_against(case: &Case, config: &Config, expected: &Outputs) -> (Verdi
 
 /// The verdict of one case under one config.
 pub fn check(case: &Case, config: &Config) -> Verdict {
-    let expected = match expected_outputs(case, config.simd) {
-        Ok(o) => o,
-        Err(v) => return v,
-    };
-    let compiled = match compile_caught(&case.program, config) {
-        Ok(c) => c,
-        Err(v) => return v,
-    };
-    let d = case.dispatch.as_ref().expect("checked by expected_outputs");
-    simulate_and_compare(
-        &compiled.program,
-        eu::MachineConfig::GFX11,
-        &case.program,
-        d,
-        config.simd,
-        &expected,
-    )
+    match expected_outputs(case, config.simd) {
+        Ok(expected) => check_against(case, config, &expected).0,
+        Err(v) => v,
+    }
 }
 
 /// The verdict of the code on virtual registers after lowering and the EU
 /// passes, before register allocation (runs on the virtual register file).
+/// A compile that fails before register allocation has no such code and
+/// gives its failure's verdict; one that fails in register allocation still
+/// has it, complete, and it is simulated.
 pub fn check_virtual(case: &Case, config: &Config) -> Verdict {
     let expected = match expected_outputs(case, config.simd) {
         Ok(o) => o,
         Err(v) => return v,
     };
-    let opts = CompileOptions::new(config.strategy, config.simd, config.passes.clone())
-        .with_bugs(config.bugs);
-    let mut virt = None;
-    let r = catch_unwind(AssertUnwindSafe(|| {
-        compiler::compile_with_hook(&case.program, &opts, &mut |s| {
-            if let compiler::Snapshot::Eu { program, .. } = s {
-                virt = Some(program.clone());
-            }
-        })
-    }));
-    let Some(v) = virt else {
-        return match r {
-            Ok(Err(e)) => Verdict::InvalidEu {
-                stage: "lowering".into(),
-                rule: "compile".into(),
-                text: e.to_string(),
-            },
-            _ => Verdict::CompilerPanic {
-                message: "no virtual program".into(),
-                location: "unknown".into(),
-            },
-        };
+    let session = Session::run(&case.program, config, Capture::Programs);
+    let (stage, v) = match session.virtual_program() {
+        Ok(x) => x,
+        Err(f) => return f.verdict(),
     };
     let d = case.dispatch.as_ref().expect("checked by expected_outputs");
     simulate_and_compare(
         &v.program(),
+        stage,
         v.machine(),
         &case.program,
         d,

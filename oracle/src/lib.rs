@@ -7,7 +7,9 @@ pub mod check;
 pub mod expected;
 pub mod interp;
 pub mod localize;
+pub mod session;
 
-pub use check::{check, Config, LaneDiff, Verdict};
+pub use check::{check, Budget, Config, LaneDiff, Verdict};
 pub use interp::{run, InterpConfig, InterpError, Outputs};
 pub use localize::{localize, Step, Trail};
+pub use session::{Capture, CompileFailure, Session, StageProgram, StageRecord};

@@ -36,7 +36,6 @@ fn pass_sets() -> Vec<PassSet> {
 
 #[test]
 fn corpus_agrees_under_every_config() {
-    oracle::check::install_panic_hook();
     let mut failures = Vec::new();
     let mut runs = 0;
     for (name, case) in corpus() {

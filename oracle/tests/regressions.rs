@@ -39,7 +39,7 @@ fn config(text: &str, file: &str) -> Config {
 }
 
 /// The signature's directory-safe name, as triage spells it.
-fn signature(v: &Verdict, culprit: Option<&str>, c: &Config) -> String {
+fn signature(v: &Verdict, culprit: Option<String>, c: &Config) -> String {
     let detail = match v {
         Verdict::CompilerPanic { location, .. } => format!("-{location}"),
         Verdict::InvalidEu { rule, .. } => format!("-{rule}"),
@@ -48,7 +48,7 @@ fn signature(v: &Verdict, culprit: Option<&str>, c: &Config) -> String {
     format!(
         "{}-{}-{}-simd{}{detail}",
         v.kind(),
-        culprit.unwrap_or("unknown"),
+        culprit.as_deref().unwrap_or("unknown"),
         c.strategy,
         c.simd
     )
@@ -65,7 +65,6 @@ fn signature(v: &Verdict, culprit: Option<&str>, c: &Config) -> String {
 
 #[test]
 fn regression_cases_replay() {
-    oracle::check::install_panic_hook();
     let files = regressions();
     assert!(!files.is_empty(), "corpus/regressions/ has no cases");
     let mut problems = Vec::new();
@@ -88,7 +87,7 @@ fn regression_cases_replay() {
             }
         } else {
             let trail = oracle::localize(&case, &c);
-            let now = signature(&v, trail.culprit(), &c);
+            let now = signature(&v, trail.culprit().map(|s| s.to_string()), &c);
             if now != name {
                 problems.push(format!(
                     "{file}: the injected bug is no longer caught as {name} under {c}: {now} ({v})"

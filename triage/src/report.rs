@@ -12,12 +12,11 @@
 //! trail.
 
 use crate::signature::Signature;
-use compiler::{CompileOptions, Snapshot};
+use compiler::StageId;
 use ir::Case;
-use oracle::{Config, Verdict};
+use oracle::{Capture, Config, Session, StageProgram, Verdict};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 
 /// The file name of the case a report's repro command runs.
@@ -195,47 +194,31 @@ fn ir_text(p: &ir::Program) -> String {
 
 /// Every stage's program: the IR input first, then one per trail stage.
 fn snapshots(case: &Case, config: &Config) -> Vec<Snap> {
-    let opts = CompileOptions::new(config.strategy, config.simd, config.passes.clone())
-        .with_bugs(config.bugs);
-    let mut snaps = Vec::new();
-    let _ = catch_unwind(AssertUnwindSafe(|| {
-        compiler::compile_with_hook(&case.program, &opts, &mut |s| {
-            let (stage, label, code) = match s {
-                Snapshot::Ir {
-                    pass: "input",
-                    program,
-                } => (
-                    "input".to_string(),
-                    "IR input".to_string(),
-                    ir_text(program),
-                ),
-                Snapshot::Ir { pass, program } => (
-                    format!("ir:{pass}"),
-                    format!("IR after ir:{pass}"),
-                    ir_text(program),
-                ),
-                Snapshot::Eu { pass, program } => {
-                    let stage = if pass == "lowering" {
-                        "lowering".to_string()
-                    } else {
-                        format!("eu:{pass}")
-                    };
-                    let label = format!("EU code after {stage} (virtual registers)");
-                    (stage, label, program.text())
+    let session = Session::run(&case.program, config, Capture::Programs);
+    session
+        .stages
+        .into_iter()
+        .filter_map(|r| {
+            let (label, code) = match r.program? {
+                StageProgram::Ir(p) if r.stage == StageId::Input => {
+                    ("IR input".to_string(), ir_text(&p))
                 }
-                Snapshot::Final { program } => (
-                    "regalloc".to_string(),
-                    "EU code after regalloc (final)".to_string(),
-                    eu::print_program(program),
+                StageProgram::Ir(p) => (format!("IR after {}", r.stage), ir_text(&p)),
+                StageProgram::Eu(v) => (
+                    format!("EU code after {} (virtual registers)", r.stage),
+                    v.text(),
+                ),
+                StageProgram::Final(p) => (
+                    format!("EU code after {} (final)", r.stage),
+                    eu::print_program(&p),
                 ),
             };
-            snaps.push(Snap {
-                stage,
+            Some(Snap {
+                stage: r.stage.to_string(),
                 listing: Listing { label, code },
-            });
+            })
         })
-    }));
-    snaps
+        .collect()
 }
 
 /// The programs around the trail's culprit.
@@ -268,7 +251,7 @@ impl Report {
             .steps
             .iter()
             .map(|s| TrailStep {
-                stage: s.stage.clone(),
+                stage: s.stage.to_string(),
                 divergence: s.divergence.clone(),
             })
             .collect();
@@ -578,7 +561,6 @@ mod tests {
 
     #[test]
     fn a_lowering_bug_shows_the_ir_lowering_got_and_the_eu_code_it_made() {
-        oracle::check::install_panic_hook();
         let (case, config) = bug_case();
         let r = Report::build(&case, &config);
         assert_eq!(r.signature.name, "mismatch-lowering-bool16-simd8");
@@ -616,7 +598,6 @@ mod tests {
 
     #[test]
     fn write_report_writes_both_files_and_refuses_a_passing_case() {
-        oracle::check::install_panic_hook();
         let (case, mut config) = bug_case();
         let dir = std::env::temp_dir().join(format!("triage-report-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);

@@ -12,6 +12,7 @@
 //! not wall time, so the index is deterministic) and whether its first
 //! finding has been reduced. It is written atomically.
 
+use compiler::StageId;
 use oracle::{Config, Verdict};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -38,7 +39,7 @@ pub struct Signature {
 impl Signature {
     /// The signature of verdict `v` of a run under `config`, whose
     /// localization named `culprit`.
-    pub fn from_verdict(v: &Verdict, culprit: Option<&str>, config: &Config) -> Signature {
+    pub fn from_verdict(v: &Verdict, culprit: Option<StageId>, config: &Config) -> Signature {
         let detail = match v {
             Verdict::CompilerPanic { location, .. } => Some(location.clone()),
             Verdict::InvalidEu { rule, .. } => Some(rule.clone()),
@@ -46,7 +47,7 @@ impl Signature {
         };
         Signature {
             kind: v.kind().to_string(),
-            culprit: culprit.map(str::to_string),
+            culprit: culprit.map(|s| s.to_string()),
             strategy: config.strategy.to_string(),
             simd: config.simd,
             detail,
@@ -293,7 +294,11 @@ mod tests {
     #[test]
     fn names_are_the_campaign_directory_names() {
         let m = Verdict::Mismatch { diffs: vec![] };
-        let s = Signature::from_verdict(&m, Some("eu:cmod-prop"), &config(Strategy::Bool32, 8));
+        let s = Signature::from_verdict(
+            &m,
+            Some(stage("eu:cmod-prop")),
+            &config(Strategy::Bool32, 8),
+        );
         assert_eq!(s.to_string(), "mismatch-eu_cmod-prop-bool32-simd8");
         assert_eq!(s.simd_class(), "simd8");
         assert_eq!(s.detail, None);
@@ -303,27 +308,41 @@ mod tests {
             message: "index out of bounds".into(),
             location: "compiler/src/brw/cse.rs:120".into(),
         };
-        let s = Signature::from_verdict(&p, Some("eu:cse"), &config(Strategy::Native, 16));
+        let s = Signature::from_verdict(&p, Some(stage("eu:cse")), &config(Strategy::Native, 16));
         assert_eq!(
             s.to_string(),
             "compiler-panic-eu_cse-native-simd16-compiler_src_brw_cse.rs_120"
         );
         assert_eq!(s.detail.as_deref(), Some("compiler/src/brw/cse.rs:120"));
         let e = Verdict::InvalidEu {
-            stage: "cmod-prop".into(),
+            stage: stage("eu:cmod-prop"),
             rule: "flag-subreg".into(),
             text: "cmp.l.f0.1 null g1 0D".into(),
         };
-        let s = Signature::from_verdict(&e, Some("cmod-prop"), &config(Strategy::Bool16, 8));
+        let s = Signature::from_verdict(
+            &e,
+            Some(stage("eu:cmod-prop")),
+            &config(Strategy::Bool16, 8),
+        );
         assert_eq!(
             s.to_string(),
-            "invalid-eu-cmod-prop-bool16-simd8-flag-subreg"
+            "invalid-eu-eu_cmod-prop-bool16-simd8-flag-subreg"
         );
-        let t = Verdict::Timeout {
-            stage: "sim".into(),
+        let i = Verdict::InvalidIr {
+            stage: stage("ir:gcm"),
+            error: "b3: %7 is used before it is defined".into(),
         };
-        let s = Signature::from_verdict(&t, Some("regalloc"), &config(Strategy::Bool32, 16));
+        let s = Signature::from_verdict(&i, Some(stage("ir:gcm")), &config(Strategy::Flag, 8));
+        assert_eq!(s.to_string(), "invalid-ir-ir_gcm-flag-simd8");
+        let t = Verdict::Timeout {
+            stage: oracle::Budget::Sim,
+        };
+        let s = Signature::from_verdict(&t, Some(StageId::Regalloc), &config(Strategy::Bool32, 16));
         assert_eq!(s.to_string(), "timeout-regalloc-bool32-simd16");
+    }
+
+    fn stage(name: &str) -> StageId {
+        name.parse().unwrap()
     }
 
     #[test]

@@ -104,7 +104,7 @@ pub fn lower(p: &Program, opts: &CompileOptions) -> Result<VProgram, CompileErro
     l.list(&p.body)?;
     l.epilogue();
     l.v.compact().map_err(|e| CompileError::InvalidEu {
-        stage: "lowering".into(),
+        stage: crate::StageId::Lowering,
         rule: e.rule,
         index: e.index,
         text: e.msg,

@@ -24,13 +24,14 @@
 //! stays dominated; sources moved earlier in the same run are taken into
 //! account because blocks are visited in program order.
 
+use crate::bugs::Bug;
 use crate::passes::PassCtx;
 use ir::cfg::Cfg;
 use ir::{Instr, Program, ValueId};
 
 /// Hoists loop-invariant speculatable instructions; returns whether the
 /// program changed.
-pub fn run(p: &mut Program, _ctx: &PassCtx) -> bool {
+pub fn run(p: &mut Program, ctx: &PassCtx) -> bool {
     let cfg = Cfg::build(&p.body);
     let bound = p.value_bound();
     // The block index defining each value, updated as instructions move.
@@ -38,7 +39,11 @@ pub fn run(p: &mut Program, _ctx: &PassCtx) -> bool {
     p.for_each_block(&mut |b| {
         let bi = cfg.index(b.id).expect("every block is in the CFG");
         for phi in &b.phis {
-            def_block[phi.dest.id.0 as usize] = bi;
+            // The injected bug forgets phi sources: they count as defined
+            // in the entry block.
+            if !(bi != 0 && ctx.bugs.has(Bug::GcmIgnoresPhiSource)) {
+                def_block[phi.dest.id.0 as usize] = bi;
+            }
         }
         for d in b.instrs.iter().filter_map(|i| i.dest) {
             def_block[d.id.0 as usize] = bi;

@@ -82,8 +82,7 @@ impl Finding {
         index: u64,
         seed: u64,
     ) -> Finding {
-        let culprit = trail.culprit().map(str::to_string);
-        let signature = Signature::from_verdict(v, culprit.as_deref(), config).to_string();
+        let signature = Signature::from_verdict(v, trail.culprit(), config).to_string();
         Finding {
             signature: signature.clone(),
             case_text: ir::print_case(case),
@@ -98,11 +97,11 @@ impl Finding {
             verdict: FindingVerdict {
                 kind: v.kind().to_string(),
                 text: v.to_string(),
-                culprit,
+                culprit: trail.culprit().map(|s| s.to_string()),
                 trail: trail
                     .steps
                     .iter()
-                    .map(|s| (s.stage.clone(), s.divergence.clone()))
+                    .map(|s| (s.stage.to_string(), s.divergence.clone()))
                     .collect(),
                 signature,
             },

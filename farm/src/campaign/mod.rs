@@ -19,6 +19,7 @@ pub mod stats;
 
 use anyhow::{bail, Context, Result};
 use buckets::Buckets;
+use compiler::StageId;
 use findings::Finding;
 use mix::Mix;
 use oracle::Verdict;
@@ -81,8 +82,8 @@ pub struct Summary {
 /// One case's results, sent from a worker to the collector.
 struct CaseResult {
     local: u64,
-    runs: Vec<(String, &'static str, Option<String>)>,
-    changed: Vec<String>,
+    runs: Vec<(String, &'static str, Option<StageId>)>,
+    changed: Vec<StageId>,
     /// Each finding with its config-run's position in the case.
     findings: Vec<(u64, Finding)>,
     suspect: bool,
@@ -121,7 +122,7 @@ fn run_case(id: &CampaignId, mix: &Mix, local: u64) -> CaseResult {
         let mut culprit = None;
         if is_finding(&v) {
             let trail = oracle::localize(&case, c);
-            culprit = trail.culprit().map(str::to_string);
+            culprit = trail.culprit();
             r.findings
                 .push((pos as u64, Finding::new(&case, c, &v, &trail, g, seed)));
         }
@@ -372,11 +373,11 @@ fn collect(
             .entry(kind.to_string())
             .or_default() += 1;
         if let Some(p) = culprit {
-            *c.per_culprit.entry(p.clone()).or_default() += 1;
+            *c.per_culprit.entry(p.to_string()).or_default() += 1;
         }
     }
     for p in &r.changed {
-        *c.pass_changed.entry(p.clone()).or_default() += 1;
+        *c.pass_changed.entry(p.to_string()).or_default() += 1;
     }
     c.oracle_suspect += r.suspect as u64;
     ckpt.mark(r.local);

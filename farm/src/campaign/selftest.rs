@@ -235,7 +235,7 @@ pub fn run(
                 Ok(r) => {
                     let culprit = oracle::localize(&r.case, &r.config)
                         .culprit()
-                        .map(str::to_string);
+                        .map(|s| s.to_string());
                     row.reduced_size = Some(r.case.program.num_instrs());
                     row.reduce_checks = Some(r.checks);
                     row.culprit_correct = Some(culprit.as_deref() == Some(&row.expected_culprit));

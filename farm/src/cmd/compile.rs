@@ -3,7 +3,8 @@
 use crate::inputs::read_case;
 use crate::output::emit;
 use anyhow::Result;
-use compiler::{BugSet, CompileOptions, PassSet, Snapshot, Strategy};
+use compiler::{BugSet, PassSet, Strategy};
+use oracle::{Capture, Session, StageProgram};
 use std::fmt::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -27,11 +28,6 @@ pub struct ConfigArgs {
 }
 
 impl ConfigArgs {
-    /// The compile options.
-    pub fn options(&self) -> CompileOptions {
-        CompileOptions::new(self.strategy, self.simd, self.passes.clone()).with_bugs(self.inject)
-    }
-
     /// The oracle's config.
     pub fn config(&self) -> oracle::Config {
         oracle::Config {
@@ -55,51 +51,43 @@ pub struct Args {
     dump_passes: bool,
 }
 
-/// Prints every stage's program (for `--dump-passes`).
-pub fn dump_hook(out: &mut String) -> impl FnMut(Snapshot<'_>) + '_ {
-    move |s| {
-        let _ = match s {
-            Snapshot::Ir { pass, program } => writeln!(
-                out,
-                "=== after ir:{pass} ===\n{}",
-                ir::print_program(program)
-            ),
-            Snapshot::Eu { pass, program } => {
-                let stage = if pass == "lowering" {
-                    "lowering".to_string()
-                } else {
-                    format!("eu:{pass}")
-                };
-                writeln!(
-                    out,
-                    "=== after {stage} (virtual registers) ===\n{}",
-                    program.text()
-                )
+/// Every stage's program, as `--dump-passes` prints them.
+pub fn dump(session: &Session) -> String {
+    let mut out = String::new();
+    for r in &session.stages {
+        let _ = match &r.program {
+            Some(StageProgram::Ir(p)) => {
+                writeln!(out, "=== after {} ===\n{}", r.stage, ir::print_program(p))
             }
-            Snapshot::Final { program } => writeln!(
+            Some(StageProgram::Eu(v)) => writeln!(
                 out,
-                "=== after regalloc ===\n{}",
-                eu::print_program(program)
+                "=== after {} (virtual registers) ===\n{}",
+                r.stage,
+                v.text()
             ),
+            Some(StageProgram::Final(p)) => {
+                writeln!(out, "=== after {} ===\n{}", r.stage, eu::print_program(p))
+            }
+            None => Ok(()),
         };
     }
+    out
 }
 
 /// Runs the command.
 pub fn run(a: Args) -> Result<ExitCode> {
     let case = read_case(&a.file)?;
-    let opts = a.config.options();
-    let mut dump = String::new();
-    let t = Instant::now();
-    let result = if a.dump_passes {
-        compiler::compile_with_hook(&case.program, &opts, &mut dump_hook(&mut dump))
+    let capture = if a.dump_passes {
+        Capture::Programs
     } else {
-        compiler::compile(&case.program, &opts)
+        Capture::Stages
     };
+    let t = Instant::now();
+    let session = Session::run(&case.program, &a.config.config(), capture);
     let elapsed = t.elapsed();
-    match result {
+    let mut out = dump(&session);
+    match &session.result {
         Ok(c) => {
-            let mut out = dump;
             if !a.dump_passes {
                 out.push_str(&eu::print_program(&c.program));
             }
@@ -123,9 +111,9 @@ pub fn run(a: Args) -> Result<ExitCode> {
             emit(&out)?;
             Ok(ExitCode::SUCCESS)
         }
-        Err(e) => {
-            emit(&dump)?;
-            emit(&format!("{e}\n"))?;
+        Err(f) => {
+            let _ = writeln!(out, "{}", f.describe());
+            emit(&out)?;
             Ok(ExitCode::from(1))
         }
     }

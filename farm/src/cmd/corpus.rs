@@ -84,7 +84,6 @@ fn add(dir: &Path, corpus: &Path) -> Result<ExitCode> {
             dest.display()
         );
     }
-    oracle::check::install_panic_hook();
     let v = oracle::check(&case, &config);
     let trail = oracle::localize(&case, &config);
     let now = Signature::from_verdict(&v, trail.culprit(), &config).to_string();

@@ -96,7 +96,6 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let handler_stop = stop.clone();
     // A second SIGINT handler (tests calling this twice) is not an error.
     let _ = ctrlc::set_handler(move || handler_stop.store(true, Ordering::Relaxed));
-    oracle::check::install_panic_hook();
     let s = campaign::run(&a.out, &id, &mix, &limits, a.resume, stop)?;
     let c = &s.counters;
     let mut text = format!(

@@ -104,7 +104,6 @@ pub fn run(a: Args) -> Result<ExitCode> {
         bail!("{what} has no dispatch section: nothing to run it over");
     }
     let out = a.out.clone().unwrap_or(default_out);
-    oracle::check::install_panic_hook();
     let opts = ReduceOptions {
         minimize_config: !a.keep_config,
         max_checks: a.max_checks,

@@ -25,7 +25,6 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let recorded: Option<FindingVerdict> = std::fs::read_to_string(a.dir.join("verdict.json"))
         .ok()
         .and_then(|t| serde_json::from_str(&t).ok());
-    oracle::check::install_panic_hook();
     let v = oracle::check(&case, &config);
     let mut out = format!("{config}: {v}\n");
     let trail = oracle::localize(&case, &config);

@@ -1,10 +1,10 @@
 //! `farm run`: compile, simulate and compare one case under one config.
 
-use crate::cmd::compile::{dump_hook, ConfigArgs};
+use crate::cmd::compile::{dump, ConfigArgs};
 use crate::inputs::{choose_dispatch, read_case};
 use crate::output::emit;
 use anyhow::Result;
-use oracle::Verdict;
+use oracle::{Capture, Session, Verdict};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -32,15 +32,9 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let dispatch = choose_dispatch(&case, a.inputs.as_deref(), a.lanes)?;
     case.dispatch = Some(dispatch);
     if a.dump_passes {
-        let mut dump = String::new();
-        let _ = compiler::compile_with_hook(
-            &case.program,
-            &a.config.options(),
-            &mut dump_hook(&mut dump),
-        );
-        emit(&dump)?;
+        let session = Session::run(&case.program, &a.config.config(), Capture::Programs);
+        emit(&dump(&session))?;
     }
-    oracle::check::install_panic_hook();
     let v = oracle::check(&case, &a.config.config());
     emit(&format!("{}: {}\n", a.config.config(), v))?;
     Ok(if v == Verdict::Pass {

@@ -59,7 +59,6 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let stop = Arc::new(AtomicBool::new(false));
     let handler_stop = stop.clone();
     let _ = ctrlc::set_handler(move || handler_stop.store(true, Ordering::Relaxed));
-    oracle::check::install_panic_hook();
     let total = bugs.len();
     let mut done = 0;
     let table = selftest::run(&settings, &bugs, &a.out, &stop, |row| {

@@ -6,7 +6,7 @@
 
 use crate::output::emit;
 use anyhow::{bail, Context, Result};
-use compiler::{CompileOptions, PassSet, Strategy};
+use compiler::{PassSet, Strategy};
 use serde::Serialize;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
@@ -178,7 +178,9 @@ pub fn run(a: Args) -> Result<ExitCode> {
         .map(|f| crate::inputs::read_case(f).map(|c| c.program))
         .collect::<Result<_>>()?;
     let count = |p: &ir::Program, (s, passes): &(Strategy, PassSet), simd: u32| -> Count {
-        compiler::compile(p, &CompileOptions::new(*s, simd, passes.clone()))
+        let config = oracle::Config::new(*s, simd, passes.clone());
+        oracle::Session::run(p, &config, oracle::Capture::Stages)
+            .result
             .ok()
             .map(|c| (c.stats.instructions, c.stats.loops))
     };

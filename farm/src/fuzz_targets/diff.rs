@@ -63,7 +63,7 @@ fn install_reproducer_hook() {
             }
             previous(info);
         }));
-        oracle::check::install_panic_hook();
+        oracle::session::install_panic_hook();
     });
 }
 
@@ -142,7 +142,7 @@ pub fn diff_check(data: &[u8], bugs: BugSet) -> Result<DiffRun, Box<DiffFailure>
         if crate::is_finding(&verdict) {
             let culprit = oracle::localize(&case, config)
                 .culprit()
-                .map(str::to_string);
+                .map(|s| s.to_string());
             let mut repro = case.clone();
             repro.program.comments = vec![format!("config: {config}")];
             result = Err(Box::new(DiffFailure {

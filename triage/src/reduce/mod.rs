@@ -42,7 +42,7 @@ mod edit;
 mod narrow;
 mod program;
 
-use compiler::Strategy;
+use compiler::{StageId, Strategy};
 use ir::{Case, CfNode, Op, Program};
 use oracle::interp::{InterpConfig, InterpError};
 use oracle::{Config, Verdict};
@@ -441,7 +441,7 @@ impl Session<'_> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct BugKey {
     kind: &'static str,
-    culprit: Option<String>,
+    culprit: Option<StageId>,
     detail: Option<String>,
 }
 
@@ -460,7 +460,7 @@ fn needs_culprit(v: &Verdict) -> bool {
 fn bug_key(case: &Case, config: &Config) -> BugKey {
     let v = oracle::check(case, config);
     let culprit = if needs_culprit(&v) {
-        oracle::localize(case, config).culprit().map(str::to_string)
+        oracle::localize(case, config).culprit()
     } else {
         None
     };
@@ -478,7 +478,6 @@ fn bug_key(case: &Case, config: &Config) -> BugKey {
 /// Strategy and SIMD width are not part of it. Installs the oracle's panic
 /// hook, so compiler panics are recorded instead of printed.
 pub fn same_bug_predicate(original: &Case, config: &Config) -> impl FnMut(&Case, &Config) -> bool {
-    oracle::check::install_panic_hook();
     let want = bug_key(original, config);
     move |case: &Case, config: &Config| {
         let v = oracle::check(case, config);
@@ -486,7 +485,7 @@ pub fn same_bug_predicate(original: &Case, config: &Config) -> impl FnMut(&Case,
             return false;
         }
         let culprit = if needs_culprit(&v) {
-            oracle::localize(case, config).culprit().map(str::to_string)
+            oracle::localize(case, config).culprit()
         } else {
             None
         };
