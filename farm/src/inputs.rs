@@ -75,7 +75,7 @@ pub fn read_inputs_json(
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {name}"))?;
     let json: Value =
-        serde_json::from_str(&text).map_err(|e| crate::inputs::json_error(&name, &e))?;
+        serde_json::from_str(&text).map_err(|e| farm::durable::json_error(&name, &e))?;
     let empty = Vec::new();
     let inputs = match json.get("inputs") {
         None => &empty,
@@ -138,11 +138,3 @@ pub fn read_inputs_json(
 
 /// Parses a `--simd` value: 8, 16 or 32.
 pub use oracle::check::parse_simd;
-
-/// A JSON error as `file:line:col: message` (without serde's own position suffix).
-pub fn json_error(file: &str, e: &serde_json::Error) -> anyhow::Error {
-    let msg = e.to_string();
-    let suffix = format!(" at line {} column {}", e.line(), e.column());
-    let msg = msg.strip_suffix(&suffix).unwrap_or(&msg);
-    anyhow::anyhow!("{file}:{}:{}: {msg}", e.line(), e.column())
-}

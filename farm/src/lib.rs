@@ -4,10 +4,16 @@
 //! * [`fuzz_targets`]: the body of every fuzz target, as a plain function,
 //!   so that `cargo test` runs each one over random bytes and over
 //!   `fuzz/corpus/` (the way wasm-tools keeps its targets honest);
+//! * [`campaign`]: fuzz campaigns (the worker pool, the collector, the
+//!   state writer, the background reducer), driven in-process by the
+//!   binary and by tests;
+//! * [`durable`]: atomic, fsync'd writes of every state file and finding;
 //! * [`configs`]: pass subsets drawn from a number;
 //! * [`is_finding`]: which verdicts are findings.
 
+pub mod campaign;
 pub mod configs;
+pub mod durable;
 pub mod fuzz_targets;
 
 use oracle::Verdict;

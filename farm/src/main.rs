@@ -3,7 +3,6 @@
 //! Exit codes: 0 on success, 1 when something was found (a mismatch, a
 //! failing verdict), 2 for bad usage or bad input.
 
-mod campaign;
 mod cmd;
 mod inputs;
 mod output;

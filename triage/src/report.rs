@@ -377,9 +377,7 @@ fn write_file(path: &Path, text: &str) -> Result<(), ReportError> {
         path: path.display().to_string(),
         source,
     };
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, text).map_err(io)?;
-    std::fs::rename(&tmp, path).map_err(io)
+    crate::durable::write_atomic(path, text.as_bytes()).map_err(io)
 }
 
 /// Writes `dir/report.md` and `dir/report.json` for `case` under `config`

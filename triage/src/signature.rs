@@ -267,15 +267,9 @@ impl BucketIndex {
     /// Writes `DIR/buckets.json` atomically (a temporary file, then rename).
     pub fn save(&self, dir: &Path) -> Result<(), BucketError> {
         let path = dir.join(Self::FILE);
-        let tmp = dir.join(".buckets.json.tmp");
         let text = serde_json::to_string_pretty(self).expect("a bucket index serializes") + "\n";
-        std::fs::write(&tmp, text).map_err(|source| BucketError::Io {
+        crate::durable::write_atomic(&path, text.as_bytes()).map_err(|source| BucketError::Io {
             action: "write",
-            path: tmp.display().to_string(),
-            source,
-        })?;
-        std::fs::rename(&tmp, &path).map_err(|source| BucketError::Io {
-            action: "rename",
             path: path.display().to_string(),
             source,
         })

@@ -155,16 +155,11 @@ impl Buckets {
         match d.result {
             Ok(tmp) => {
                 let dest = self.findings.join(&d.signature).join("reduced");
-                let _ = std::fs::remove_dir_all(&dest);
-                match std::fs::rename(&tmp, &dest) {
+                match crate::durable::publish_dir(&tmp, &dest) {
                     Ok(()) => b.reduced = true,
                     Err(e) => {
                         let _ = std::fs::remove_dir_all(&tmp);
-                        b.reduce_error = Some(format!(
-                            "cannot move {} to {}: {e}",
-                            tmp.display(),
-                            dest.display()
-                        ));
+                        b.reduce_error = Some(format!("{e:#}"));
                     }
                 }
             }

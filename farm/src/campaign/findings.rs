@@ -109,13 +109,7 @@ impl Finding {
     }
 }
 
-/// Writes `bytes` to `path` atomically (temporary file, then rename).
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, bytes).with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, path)
-        .with_context(|| format!("cannot rename {} to {}", tmp.display(), path.display()))
-}
+pub use crate::durable::write_atomic;
 
 /// The case index of an existing finding directory, if any.
 pub fn existing_index(dir: &Path) -> Option<u64> {
@@ -147,21 +141,20 @@ pub fn store(root: &Path, f: &Finding) -> Result<Stored> {
     let tmp: PathBuf = root.join(format!(".{}.tmp", f.signature));
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir_all(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
-    std::fs::write(tmp.join("case.sir"), &f.case_text)?;
-    std::fs::write(
-        tmp.join("config.json"),
-        serde_json::to_string_pretty(&f.config)? + "\n",
+    let write = |name: &str, text: &str| {
+        std::fs::write(tmp.join(name), text)
+            .with_context(|| format!("cannot write {}", tmp.join(name).display()))
+    };
+    write("case.sir", &f.case_text)?;
+    write(
+        "config.json",
+        &(serde_json::to_string_pretty(&f.config)? + "\n"),
     )?;
-    std::fs::write(
-        tmp.join("verdict.json"),
-        serde_json::to_string_pretty(&f.verdict)? + "\n",
+    write(
+        "verdict.json",
+        &(serde_json::to_string_pretty(&f.verdict)? + "\n"),
     )?;
-    if old.is_some() {
-        std::fs::remove_dir_all(&dir)
-            .with_context(|| format!("cannot replace {}", dir.display()))?;
-    }
-    std::fs::rename(&tmp, &dir)
-        .with_context(|| format!("cannot move a finding into {}", dir.display()))?;
+    crate::durable::publish_dir(&tmp, &dir)?;
     Ok(if old.is_some() {
         Stored::Replaced
     } else {

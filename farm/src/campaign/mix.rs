@@ -8,8 +8,8 @@
 //! oracle and the generator are paid once, and the strategies and pass
 //! subsets cross-check each other on the same program.
 
+use crate::configs::{random_passes, splitmix};
 use compiler::{BugSet, PassSet, Strategy};
-use farm::configs::{random_passes, splitmix};
 use oracle::Config;
 
 /// How pass sets are chosen per case.

@@ -51,7 +51,7 @@ fn read_raw_inputs(path: &Path) -> Result<(Vec<Vec<u64>>, Vec<u64>)> {
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {name}"))?;
     let json: Value =
-        serde_json::from_str(&text).map_err(|e| crate::inputs::json_error(&name, &e))?;
+        serde_json::from_str(&text).map_err(|e| farm::durable::json_error(&name, &e))?;
     let mut inputs = Vec::new();
     if let Some(v) = json.get("inputs") {
         let Value::Array(slots) = v else {

@@ -66,7 +66,7 @@ fn add(dir: &Path, corpus: &Path) -> Result<ExitCode> {
         &std::fs::read_to_string(&report_path)
             .with_context(|| format!("cannot read {}", report_path.display()))?,
     )
-    .map_err(|e| crate::inputs::json_error(&report_path.display().to_string(), &e))?;
+    .map_err(|e| farm::durable::json_error(&report_path.display().to_string(), &e))?;
     let case_path = rdir.join(CASE_FILE);
     let text = std::fs::read_to_string(&case_path)
         .with_context(|| format!("cannot read {}", case_path.display()))?;

@@ -1,10 +1,10 @@
 //! `farm fuzz`: a campaign.
 
-use crate::campaign::mix::{Mix, PassChoice};
-use crate::campaign::{self, CampaignId, RunLimits};
 use crate::output::emit;
 use anyhow::Result;
 use compiler::{BugSet, Strategy};
+use farm::campaign::mix::{Mix, PassChoice};
+use farm::campaign::{self, CampaignId, RunLimits};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -91,6 +91,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
         jobs,
         tty: std::io::stderr().is_terminal(),
         quiet: a.quiet,
+        checkpoint_every: RunLimits::CHECKPOINT_EVERY,
     };
     let stop = Arc::new(AtomicBool::new(false));
     let handler_stop = stop.clone();

@@ -35,7 +35,7 @@ pub fn read_config(path: Option<&std::path::Path>) -> Result<Config> {
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {name}"))?;
     let c: Config =
-        serde_json::from_str(&text).map_err(|e| crate::inputs::json_error(&name, &e))?;
+        serde_json::from_str(&text).map_err(|e| farm::durable::json_error(&name, &e))?;
     c.check().map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
     Ok(c)
 }

@@ -2,10 +2,10 @@
 //! signature (keeping each signature's lowest case index) and summing the
 //! counters.
 
-use crate::campaign::findings::{self, Finding, FindingConfig, FindingVerdict};
-use crate::campaign::stats::Checkpoint;
 use crate::output::emit;
 use anyhow::{bail, Context, Result};
+use farm::campaign::findings::{self, Finding, FindingConfig, FindingVerdict};
+use farm::campaign::stats::Checkpoint;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -35,7 +35,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
             )
         };
         let c: Checkpoint = serde_json::from_str(&text)
-            .map_err(|e| crate::inputs::json_error(&ck.display().to_string(), &e))?;
+            .map_err(|e| farm::durable::json_error(&ck.display().to_string(), &e))?;
         let t = &mut total.counters;
         t.cases += c.counters.cases;
         t.config_runs += c.counters.config_runs;

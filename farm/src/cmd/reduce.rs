@@ -1,12 +1,12 @@
 //! `farm reduce FILE.sir|FINDING_DIR`: minimize a failing case while it
 //! shows the same bug, and write `reduced.sir` with its report.
 
-use crate::campaign::findings::FindingConfig;
-use crate::campaign::reduce::{reduce_into, ReduceOptions, MAX_CHECKS};
 use crate::inputs::read_case;
 use crate::output::emit;
 use anyhow::{bail, Context, Result};
 use compiler::{BugSet, PassSet, Strategy};
+use farm::campaign::findings::FindingConfig;
+use farm::campaign::reduce::{reduce_into, ReduceOptions, MAX_CHECKS};
 use oracle::Config;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -63,7 +63,7 @@ fn load(a: &Args) -> Result<(ir::Case, Config, PathBuf, String)> {
         let text = std::fs::read_to_string(&cfg_path)
             .with_context(|| format!("{} is not a finding directory", a.path.display()))?;
         let fc: FindingConfig = serde_json::from_str(&text)
-            .map_err(|e| crate::inputs::json_error(&cfg_path.display().to_string(), &e))?;
+            .map_err(|e| farm::durable::json_error(&cfg_path.display().to_string(), &e))?;
         let what = format!("{}", a.path.display());
         return Ok((case, fc.config()?, a.path.join("reduced"), what));
     }

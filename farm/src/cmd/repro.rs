@@ -1,8 +1,8 @@
 //! `farm repro DIR`: re-run a finding exactly.
 
-use crate::campaign::findings::{FindingConfig, FindingVerdict};
 use crate::output::emit;
 use anyhow::{Context, Result};
+use farm::campaign::findings::{FindingConfig, FindingVerdict};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -20,7 +20,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let text = std::fs::read_to_string(&cfg_path)
         .with_context(|| format!("cannot read {}", cfg_path.display()))?;
     let fc: FindingConfig = serde_json::from_str(&text)
-        .map_err(|e| crate::inputs::json_error(&cfg_path.display().to_string(), &e))?;
+        .map_err(|e| farm::durable::json_error(&cfg_path.display().to_string(), &e))?;
     let config = fc.config()?;
     let recorded: Option<FindingVerdict> = std::fs::read_to_string(a.dir.join("verdict.json"))
         .ok()
@@ -37,7 +37,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
         None => {}
     }
     emit(&out)?;
-    Ok(if crate::campaign::is_finding(&v) {
+    Ok(if farm::campaign::is_finding(&v) {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS

@@ -1,12 +1,12 @@
 //! `farm selftest`: how fast the farm finds each injectable bug, how small
 //! the reports get, and whether they name the right pass.
 
-use crate::campaign::findings::write_atomic;
-use crate::campaign::selftest::{self, Settings};
-use crate::campaign::{self};
 use crate::output::emit;
 use anyhow::{Context, Result};
 use compiler::{BugSet, BUGS};
+use farm::campaign::findings::write_atomic;
+use farm::campaign::selftest::{self, Settings};
+use farm::campaign::{self};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
