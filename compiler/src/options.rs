@@ -21,6 +21,33 @@ pub enum Strategy {
 }
 
 impl Strategy {
+    /// What the strategy does, in a line (for the README and `--help`).
+    pub const fn doc(self) -> &'static str {
+        match self {
+            Strategy::Bool32 => "every boolean is a 32-bit 0/~0 value, the baseline (nir_lower_bool_to_int32)",
+            Strategy::Bool16 => "every boolean is a 16-bit 0/~0 value (idea 1 of the 2019 thread)",
+            Strategy::Native => "each boolean keeps its comparison's width; mixed widths are converted to the first operand's width (nir_lower_bool_to_bitsize, idea 2)",
+            Strategy::Flag => "booleans live in flag subregisters and are combined with flag logic, materialized in a GRF only where a value is needed (idea 3)",
+        }
+    }
+
+    /// Whether a boolean keeps the width of the comparison that made it
+    /// (so widths must be reconciled where booleans meet).
+    pub const fn keeps_comparison_width(self) -> bool {
+        match self {
+            Strategy::Native => true,
+            Strategy::Bool32 | Strategy::Bool16 | Strategy::Flag => false,
+        }
+    }
+
+    /// Whether booleans live in flag subregisters where they can.
+    pub const fn keeps_booleans_in_flags(self) -> bool {
+        match self {
+            Strategy::Flag => true,
+            Strategy::Bool32 | Strategy::Bool16 | Strategy::Native => false,
+        }
+    }
+
     /// Every strategy, baseline first.
     pub const ALL: [Strategy; 4] = [
         Strategy::Bool32,

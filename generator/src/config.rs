@@ -1,174 +1,332 @@
-//! The generator's knobs. One `Config` gives the defaults, the swarm form
-//! (a random feature set per case, drawn from the case's own entropy or from
-//! `arbitrary` bytes) and the JSON form (`farm gen --config FILE`).
+//! The generator's knobs, each defined once in the `knobs!` table below:
+//! its type, default, hard bounds, how swarm testing varies it per case and
+//! what the `arbitrary` form draws, and its doc. From that one row come the
+//! `Config` struct and its JSON form (`farm gen --config FILE`), the
+//! defaults, [`Config::check`], the per-case swarm draw
+//! ([`Config::features`]), the `Arbitrary` implementation (random configs
+//! for libFuzzer drivers) and [`knobs()`], the list the README's knob table
+//! is checked against.
 
 use crate::entropy::Entropy;
+use arbitrary::Unstructured;
 use ir::op::{Op, OpClass};
 use serde::{Deserialize, Serialize};
 
-/// Generator settings. Every field has a default, so a JSON file may give
-/// only the fields it changes.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct Config {
+/// How swarm testing varies a knob from case to case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Swarm {
+    /// The same for every case.
+    Fixed,
+    /// A flag that stays on with probability 3/4 where the config has it on.
+    Keep,
+    /// A number drawn uniformly from `lo..=value` per case.
+    UpTo(u32),
+    /// Sizes: 32 always, each other size with probability 2/3.
+    SomeSizes,
+}
+
+/// One knob's behaviour: what values are legal, how swarm varies it and
+/// what the `arbitrary` form draws.
+pub trait Knob<T> {
+    /// Checks a value; the error names the knob and its limit.
+    fn check(&self, name: &str, value: &T) -> Result<(), String>;
+    /// How swarm testing varies it.
+    fn swarm(&self) -> Swarm;
+    /// Narrows a value for one case under swarm testing.
+    fn narrow(&self, value: &mut T, e: &mut dyn Entropy);
+    /// A random value for a fuzzer-made config (`default` is the knob's default).
+    fn arbitrary(&self, u: &mut Unstructured<'_>, default: &T) -> arbitrary::Result<T>;
+    /// The legal values, for the README's knob table.
+    fn bounds(&self) -> String;
+}
+
+/// An on/off knob.
+pub struct Flag {
+    /// How swarm treats it: [`Swarm::Fixed`] or [`Swarm::Keep`].
+    pub swarm: Swarm,
+}
+
+impl Knob<bool> for Flag {
+    fn check(&self, _: &str, _: &bool) -> Result<(), String> {
+        Ok(())
+    }
+    fn swarm(&self) -> Swarm {
+        self.swarm
+    }
+    fn narrow(&self, value: &mut bool, e: &mut dyn Entropy) {
+        if self.swarm == Swarm::Keep {
+            *value = *value && e.chance(3, 4);
+        }
+    }
+    fn arbitrary(&self, u: &mut Unstructured<'_>, _: &bool) -> arbitrary::Result<bool> {
+        u.arbitrary()
+    }
+    fn bounds(&self) -> String {
+        "true, false".into()
+    }
+}
+
+/// A number with hard bounds.
+pub struct Count {
+    /// The smallest legal value.
+    pub min: u32,
+    /// The largest legal value: beyond it a case would not fit the
+    /// simulator's or the IR's tables in reasonable time and memory.
+    pub max: u32,
+    /// How swarm treats it: [`Swarm::Fixed`] or [`Swarm::UpTo`].
+    pub swarm: Swarm,
+    /// The `arbitrary` form draws from `min..=default` (else `min..=max`).
+    pub fuzz_up_to_default: bool,
+}
+
+impl Knob<u32> for Count {
+    fn check(&self, name: &str, value: &u32) -> Result<(), String> {
+        if (self.min..=self.max).contains(value) {
+            Ok(())
+        } else {
+            Err(format!(
+                "{name} must be in {}..={}, not {value}",
+                self.min, self.max
+            ))
+        }
+    }
+    fn swarm(&self) -> Swarm {
+        self.swarm
+    }
+    fn narrow(&self, value: &mut u32, e: &mut dyn Entropy) {
+        if let Swarm::UpTo(lo) = self.swarm {
+            *value = e.range(lo as u64, (*value).max(lo) as u64) as u32;
+        }
+    }
+    fn arbitrary(&self, u: &mut Unstructured<'_>, default: &u32) -> arbitrary::Result<u32> {
+        let hi = if self.fuzz_up_to_default {
+            (*default).max(self.min)
+        } else {
+            self.max
+        };
+        u.int_in_range(self.min..=hi)
+    }
+    fn bounds(&self) -> String {
+        format!("{}..={}", self.min, self.max)
+    }
+}
+
+/// A percentage, 0..=100, varied by swarm between 0 and its value.
+const PERCENT: Count = Count {
+    min: 0,
+    max: 100,
+    swarm: Swarm::UpTo(0),
+    fuzz_up_to_default: false,
+};
+
+/// A list of op names (`ops`).
+pub struct OpNames;
+
+impl Knob<Vec<String>> for OpNames {
+    fn check(&self, name: &str, value: &Vec<String>) -> Result<(), String> {
+        for op in value {
+            match Op::from_name(op) {
+                Some(o) if matches!(o.info().class, OpClass::Alu | OpClass::Subgroup) => {}
+                _ => return Err(format!("{name}: `{op}` is not an ALU or subgroup op")),
+            }
+        }
+        Ok(())
+    }
+    fn swarm(&self) -> Swarm {
+        // The op set is narrowed when it is resolved ([`Config::features`]).
+        Swarm::Fixed
+    }
+    fn narrow(&self, _: &mut Vec<String>, _: &mut dyn Entropy) {}
+    fn arbitrary(
+        &self,
+        _: &mut Unstructured<'_>,
+        _: &Vec<String>,
+    ) -> arbitrary::Result<Vec<String>> {
+        Ok(vec![])
+    }
+    fn bounds(&self) -> String {
+        "ALU and subgroup op names; empty = all".into()
+    }
+}
+
+/// A set of value sizes (`bit_sizes`).
+pub struct Sizes;
+
+impl Knob<Vec<u8>> for Sizes {
+    fn check(&self, name: &str, value: &Vec<u8>) -> Result<(), String> {
+        for &b in value {
+            if !matches!(b, 8 | 16 | 32 | 64) {
+                return Err(format!("{name}: {b} is not one of 8, 16, 32, 64"));
+            }
+        }
+        if !value.contains(&32) {
+            return Err(format!(
+                "{name} must contain 32 (loop counters and shift counts are 32-bit)"
+            ));
+        }
+        Ok(())
+    }
+    fn swarm(&self) -> Swarm {
+        Swarm::SomeSizes
+    }
+    fn narrow(&self, value: &mut Vec<u8>, e: &mut dyn Entropy) {
+        value.retain(|&b| b == 32 || e.chance(2, 3));
+    }
+    fn arbitrary(&self, u: &mut Unstructured<'_>, _: &Vec<u8>) -> arbitrary::Result<Vec<u8>> {
+        let mut v = vec![32];
+        for b in [8u8, 16, 64] {
+            if u.arbitrary()? {
+                v.push(b);
+            }
+        }
+        Ok(v)
+    }
+    fn bounds(&self) -> String {
+        "a subset of 8, 16, 32, 64 holding 32".into()
+    }
+}
+
+/// One knob as listed in [`KNOBS`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KnobInfo {
+    /// The field and JSON name.
+    pub name: &'static str,
+    /// What it does.
+    pub doc: &'static str,
+    /// Its default (as Rust prints it, which is also its JSON form).
+    pub default: String,
+    /// Its legal values.
+    pub bounds: String,
+    /// How swarm testing varies it.
+    pub swarm: Swarm,
+}
+
+macro_rules! knobs {
+    ($( $(#[doc = $doc:literal])+ $name:ident: $ty:ty = $default:expr, $knob:expr; )*) => {
+        /// Generator settings. Every field has a default, so a JSON file may
+        /// give only the fields it changes.
+        #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+        #[serde(default, deny_unknown_fields)]
+        pub struct Config {
+            $( $(#[doc = $doc])+ pub $name: $ty, )*
+        }
+
+        impl Default for Config {
+            fn default() -> Config {
+                Config { $( $name: $default, )* }
+            }
+        }
+
+        /// Every knob, in the order of the struct (and of the swarm draw).
+        pub fn knobs() -> Vec<KnobInfo> {
+            vec![$(
+                KnobInfo {
+                    name: stringify!($name),
+                    doc: concat!($($doc),+),
+                    default: format!("{:?}", { let d: $ty = $default; d }),
+                    bounds: Knob::<$ty>::bounds(&$knob),
+                    swarm: Knob::<$ty>::swarm(&$knob),
+                },
+            )*]
+        }
+
+        impl Config {
+            /// Checks every knob against its own bounds.
+            fn check_knobs(&self) -> Result<(), String> {
+                $( Knob::<$ty>::check(&$knob, stringify!($name), &self.$name)?; )*
+                Ok(())
+            }
+
+            /// Narrows every knob for one case, in struct order.
+            fn narrow_knobs(&mut self, e: &mut dyn Entropy) {
+                $( Knob::<$ty>::narrow(&$knob, &mut self.$name, e); )*
+            }
+
+            /// Draws every knob for a fuzzer-made config, in struct order.
+            fn arbitrary_knobs(u: &mut Unstructured<'_>) -> arbitrary::Result<Config> {
+                Ok(Config { $( $name: Knob::<$ty>::arbitrary(&$knob, u, &$default)?, )* })
+            }
+        }
+    };
+}
+
+// The order matters: swarm narrows the knobs in this order (after drawing
+// the instruction target and the op set), so reordering rows changes every
+// generated case.
+knobs! {
     /// Draw a random feature set per case (swarm testing) within these limits.
-    pub swarm: bool,
+    swarm: bool = true, Flag { swarm: Swarm::Fixed };
     /// Fewest ALU/subgroup instructions to aim for.
-    pub min_instrs: u32,
+    min_instrs: u32 = 8, Count { min: 0, max: 10_000, swarm: Swarm::Fixed, fuzz_up_to_default: true };
     /// Most ALU/subgroup instructions to aim for.
-    pub max_instrs: u32,
-    /// Deepest nesting of ifs and loops.
-    pub max_depth: u32,
-    /// Largest loop trip count.
-    pub max_trip: u32,
-    /// Generate ifs.
-    pub ifs: bool,
-    /// Generate loops.
-    pub loops: bool,
-    /// Generate extra breaks and continues inside loop bodies.
-    pub jumps: bool,
+    max_instrs: u32 = 60, Count { min: 1, max: 10_000, swarm: Swarm::Fixed, fuzz_up_to_default: true };
     /// Generate subgroup (cross-invocation) ops.
-    pub subgroup: bool,
+    subgroup: bool = true, Flag { swarm: Swarm::Fixed };
     /// Ops that may be generated, by name; empty means every op.
-    pub ops: Vec<String>,
+    ops: Vec<String> = vec![], OpNames;
     /// Bit sizes of values (from 8, 16, 32, 64; booleans always exist).
-    pub bit_sizes: Vec<u8>,
+    bit_sizes: Vec<u8> = vec![8, 16, 32, 64], Sizes;
+    /// Deepest nesting of ifs and loops.
+    max_depth: u32 = 3, Count { min: 0, max: 16, swarm: Swarm::UpTo(0), fuzz_up_to_default: true };
+    /// Largest loop trip count.
+    max_trip: u32 = 6, Count { min: 1, max: 64, swarm: Swarm::UpTo(1), fuzz_up_to_default: true };
+    /// Generate ifs.
+    ifs: bool = true, Flag { swarm: Swarm::Keep };
+    /// Generate loops.
+    loops: bool = true, Flag { swarm: Swarm::Keep };
+    /// Generate extra breaks and continues inside loop bodies.
+    jumps: bool = true, Flag { swarm: Swarm::Keep };
     /// Most input slots.
-    pub max_inputs: u32,
+    max_inputs: u32 = 4, Count { min: 0, max: 64, swarm: Swarm::Fixed, fuzz_up_to_default: true };
     /// Most uniform slots.
-    pub max_uniforms: u32,
+    max_uniforms: u32 = 2, Count { min: 0, max: 64, swarm: Swarm::Fixed, fuzz_up_to_default: true };
     /// Most output slots.
-    pub max_outputs: u32,
+    max_outputs: u32 = 4, Count { min: 1, max: 64, swarm: Swarm::Fixed, fuzz_up_to_default: true };
     /// Fewest invocations.
-    pub min_invocations: u32,
+    min_invocations: u32 = 1, Count { min: 1, max: 1024, swarm: Swarm::Fixed, fuzz_up_to_default: false };
     /// Most invocations.
-    pub max_invocations: u32,
+    max_invocations: u32 = 70, Count { min: 1, max: 1024, swarm: Swarm::Fixed, fuzz_up_to_default: true };
     /// Percentage of input values and constants drawn from edge values.
-    pub edge_percent: u32,
+    edge_percent: u32 = 60, PERCENT;
     /// Percentage of two-operand ops (arithmetic, logic, comparisons) that
     /// reuse the operands of a recent one, sometimes swapped or with one
     /// negated: `a - b` next to `a < b`, `a * b` next to `-a * b`. The
     /// optimizer's cmod propagation and CSE only act on such shared operands.
-    pub echo_percent: u32,
+    echo_percent: u32 = 20, PERCENT;
     /// Percentage of float arithmetic results wrapped in `fsat` (the EU's
     /// `.sat` modifier, which saturate propagation moves around).
-    pub sat_percent: u32,
+    sat_percent: u32 = 25, PERCENT;
     /// Percentage of if conditions made fresh from a comparison just before
     /// the if, half of them negated with `inot` (`if (!(a < b))`).
-    pub fresh_condition_percent: u32,
+    fresh_condition_percent: u32 = 30, PERCENT;
     /// Most ops in a loop's header, before its exit test. They dominate the
     /// exit, so code after the loop reads each lane's value from the
     /// iteration that lane left in.
-    pub max_header_ops: u32,
+    max_header_ops: u32 = 2, Count { min: 0, max: 8, swarm: Swarm::UpTo(0), fuzz_up_to_default: true };
 }
 
-impl Default for Config {
-    fn default() -> Self {
-        Config {
-            swarm: true,
-            min_instrs: 8,
-            max_instrs: 60,
-            max_depth: 3,
-            max_trip: 6,
-            ifs: true,
-            loops: true,
-            jumps: true,
-            subgroup: true,
-            ops: vec![],
-            bit_sizes: vec![8, 16, 32, 64],
-            max_inputs: 4,
-            max_uniforms: 2,
-            max_outputs: 4,
-            min_invocations: 1,
-            max_invocations: 70,
-            edge_percent: 60,
-            echo_percent: 20,
-            sat_percent: 25,
-            fresh_condition_percent: 30,
-            max_header_ops: 2,
-        }
-    }
-}
-
-/// The features one case uses: the config, narrowed by swarm choices.
+/// The features one case uses: the config narrowed by the swarm draw, the
+/// op set it resolves to, and the instruction target.
 #[derive(Clone, Debug)]
 pub struct Features {
+    /// The knobs for this case (narrowed under swarm testing).
+    pub knobs: Config,
     /// Enabled ops (ALU and subgroup ops only).
     pub ops: Vec<Op>,
-    /// Enabled bit sizes.
-    pub bit_sizes: Vec<u8>,
     /// Target instruction count.
     pub instrs: u32,
-    /// Nesting limit.
-    pub max_depth: u32,
-    /// Largest loop trip count.
-    pub max_trip: u32,
-    /// Ifs on.
-    pub ifs: bool,
-    /// Loops on.
-    pub loops: bool,
-    /// Extra jumps on.
-    pub jumps: bool,
-    /// Edge-value percentage.
-    pub edge_percent: u32,
-    /// Operand-echo percentage (see [`Config::echo_percent`]).
-    pub echo_percent: u32,
-    /// `fsat`-wrapping percentage.
-    pub sat_percent: u32,
-    /// Fresh-condition percentage.
-    pub fresh_condition_percent: u32,
-    /// Most loop-header ops.
-    pub max_header_ops: u32,
 }
 
 impl Config {
-    /// Checks the config; the error names the field.
+    /// Checks the config: every knob within its bounds, and the knobs that
+    /// constrain each other; the error names the knob.
     pub fn check(&self) -> Result<(), String> {
+        self.check_knobs()?;
         if self.min_instrs > self.max_instrs {
             return Err("min_instrs must not exceed max_instrs".into());
         }
-        if self.min_invocations == 0
-            || self.min_invocations > self.max_invocations
-            || self.max_invocations > 1024
-        {
-            return Err(
-                "invocations must satisfy 1 <= min_invocations <= max_invocations <= 1024".into(),
-            );
-        }
-        if self.max_trip == 0 || self.max_trip > 64 {
-            return Err("max_trip must be in 1..=64".into());
-        }
-        if self.max_outputs == 0 {
-            return Err("max_outputs must be at least 1".into());
-        }
-        for (name, v) in [
-            ("edge_percent", self.edge_percent),
-            ("echo_percent", self.echo_percent),
-            ("sat_percent", self.sat_percent),
-            ("fresh_condition_percent", self.fresh_condition_percent),
-        ] {
-            if v > 100 {
-                return Err(format!("{name} must be at most 100"));
-            }
-        }
-        if self.max_header_ops > 8 {
-            return Err("max_header_ops must be at most 8".into());
-        }
-        for &b in &self.bit_sizes {
-            if !matches!(b, 8 | 16 | 32 | 64) {
-                return Err(format!("bit_sizes: {b} is not one of 8, 16, 32, 64"));
-            }
-        }
-        if !self.bit_sizes.contains(&32) {
-            return Err(
-                "bit_sizes must contain 32 (loop counters and shift counts are 32-bit)".into(),
-            );
-        }
-        for name in &self.ops {
-            match Op::from_name(name) {
-                Some(op) if matches!(op.info().class, OpClass::Alu | OpClass::Subgroup) => {}
-                _ => return Err(format!("ops: `{name}` is not an ALU or subgroup op")),
-            }
+        if self.min_invocations > self.max_invocations {
+            return Err("min_invocations must not exceed max_invocations".into());
         }
         Ok(())
     }
@@ -182,95 +340,37 @@ impl Config {
             .collect()
     }
 
-    /// The features of one case: all of the config, or a swarm subset.
+    /// The features of one case: all of the config, or a swarm subset
+    /// (each op in with probability 3/4, at least one, then every knob
+    /// narrowed in table order).
     pub fn features(&self, e: &mut dyn Entropy) -> Features {
         let all_ops = self.allowed_ops();
         let instrs = e.range(self.min_instrs as u64, self.max_instrs as u64) as u32;
+        let mut knobs = self.clone();
         if !self.swarm {
             return Features {
+                knobs,
                 ops: all_ops,
-                bit_sizes: self.bit_sizes.clone(),
                 instrs,
-                max_depth: self.max_depth,
-                max_trip: self.max_trip,
-                ifs: self.ifs,
-                loops: self.loops,
-                jumps: self.jumps,
-                edge_percent: self.edge_percent,
-                echo_percent: self.echo_percent,
-                sat_percent: self.sat_percent,
-                fresh_condition_percent: self.fresh_condition_percent,
-                max_header_ops: self.max_header_ops,
             };
         }
-        // Swarm: each op is in with probability 3/4 (at least iadd stays in),
-        // each non-32 size with 2/3, and each construct with 3/4.
         let mut ops: Vec<Op> = all_ops.iter().copied().filter(|_| e.chance(3, 4)).collect();
         if ops.is_empty() {
-            ops = all_ops.clone();
+            ops = all_ops;
         }
-        let bit_sizes = self
-            .bit_sizes
-            .iter()
-            .copied()
-            .filter(|&b| b == 32 || e.chance(2, 3))
-            .collect();
-        Features {
-            ops,
-            bit_sizes,
-            instrs,
-            max_depth: e.range(0, self.max_depth as u64) as u32,
-            max_trip: e.range(1, self.max_trip as u64) as u32,
-            ifs: self.ifs && e.chance(3, 4),
-            loops: self.loops && e.chance(3, 4),
-            jumps: self.jumps && e.chance(3, 4),
-            edge_percent: e.range(0, self.edge_percent as u64) as u32,
-            echo_percent: e.range(0, self.echo_percent as u64) as u32,
-            sat_percent: e.range(0, self.sat_percent as u64) as u32,
-            fresh_condition_percent: e.range(0, self.fresh_condition_percent as u64) as u32,
-            max_header_ops: e.range(0, self.max_header_ops as u64) as u32,
-        }
+        knobs.narrow_knobs(e);
+        Features { knobs, ops, instrs }
     }
 }
 
 impl<'a> arbitrary::Arbitrary<'a> for Config {
-    /// A random config within the defaults' limits (for libFuzzer drivers).
-    fn arbitrary(u: &mut arbitrary::Unstructured<'a>) -> arbitrary::Result<Self> {
-        let d = Config::default();
-        let max_instrs = u.int_in_range(1..=d.max_instrs)?;
-        let min_invocations = u.int_in_range(1..=64)?;
-        Ok(Config {
-            swarm: u.arbitrary()?,
-            min_instrs: u.int_in_range(0..=max_instrs)?,
-            max_instrs,
-            max_depth: u.int_in_range(0..=d.max_depth)?,
-            max_trip: u.int_in_range(1..=d.max_trip)?,
-            ifs: u.arbitrary()?,
-            loops: u.arbitrary()?,
-            jumps: u.arbitrary()?,
-            subgroup: u.arbitrary()?,
-            ops: vec![],
-            bit_sizes: {
-                let mut v = vec![32];
-                for b in [8u8, 16, 64] {
-                    if u.arbitrary()? {
-                        v.push(b);
-                    }
-                }
-                v
-            },
-            max_inputs: u.int_in_range(0..=d.max_inputs)?,
-            max_uniforms: u.int_in_range(0..=d.max_uniforms)?,
-            max_outputs: u.int_in_range(1..=d.max_outputs)?,
-            min_invocations,
-            max_invocations: u
-                .int_in_range(min_invocations..=d.max_invocations.max(min_invocations))?,
-            edge_percent: u.int_in_range(0..=100)?,
-            echo_percent: u.int_in_range(0..=100)?,
-            sat_percent: u.int_in_range(0..=100)?,
-            fresh_condition_percent: u.int_in_range(0..=100)?,
-            max_header_ops: u.int_in_range(0..=d.max_header_ops)?,
-        })
+    /// A random config: each knob drawn as its row says, then the pairs that
+    /// constrain each other put in order (for libFuzzer drivers).
+    fn arbitrary(u: &mut Unstructured<'a>) -> arbitrary::Result<Self> {
+        let mut c = Config::arbitrary_knobs(u)?;
+        c.min_instrs = c.min_instrs.min(c.max_instrs);
+        c.min_invocations = c.min_invocations.min(c.max_invocations);
+        Ok(c)
     }
 }
 
@@ -298,46 +398,130 @@ mod tests {
     }
 
     #[test]
-    fn bad_configs_name_the_field() {
-        let c = Config {
-            ops: vec!["frob".into()],
-            ..Config::default()
-        };
+    fn bad_configs_name_the_knob_and_its_limit() {
+        let bad = |c: Config| c.check().unwrap_err();
+        let d = Config::default;
         assert_eq!(
-            c.check(),
-            Err("ops: `frob` is not an ALU or subgroup op".into())
+            bad(Config {
+                ops: vec!["frob".into()],
+                ..d()
+            }),
+            "ops: `frob` is not an ALU or subgroup op"
         );
-        let c = Config {
-            bit_sizes: vec![8, 16],
-            ..Config::default()
-        };
         assert_eq!(
-            c.check(),
-            Err("bit_sizes must contain 32 (loop counters and shift counts are 32-bit)".into())
+            bad(Config {
+                bit_sizes: vec![8, 16],
+                ..d()
+            }),
+            "bit_sizes must contain 32 (loop counters and shift counts are 32-bit)"
         );
-        let c = Config {
-            sat_percent: 101,
-            ..Config::default()
-        };
-        assert_eq!(c.check(), Err("sat_percent must be at most 100".into()));
-        let c = Config {
-            min_instrs: 9,
-            max_instrs: 8,
-            ..Config::default()
-        };
         assert_eq!(
-            c.check(),
-            Err("min_instrs must not exceed max_instrs".into())
+            bad(Config {
+                sat_percent: 101,
+                ..d()
+            }),
+            "sat_percent must be in 0..=100, not 101"
         );
+        assert_eq!(
+            bad(Config {
+                min_instrs: 9,
+                max_instrs: 8,
+                ..d()
+            }),
+            "min_instrs must not exceed max_instrs"
+        );
+        assert_eq!(
+            bad(Config {
+                max_instrs: 4_000_000_000,
+                ..d()
+            }),
+            "max_instrs must be in 1..=10000, not 4000000000"
+        );
+        assert_eq!(
+            bad(Config {
+                max_outputs: 0,
+                ..d()
+            }),
+            "max_outputs must be in 1..=64, not 0"
+        );
+        assert_eq!(
+            bad(Config {
+                max_inputs: 100_000,
+                ..d()
+            }),
+            "max_inputs must be in 0..=64, not 100000"
+        );
+        assert_eq!(
+            bad(Config {
+                max_uniforms: 65,
+                ..d()
+            }),
+            "max_uniforms must be in 0..=64, not 65"
+        );
+        assert_eq!(
+            bad(Config {
+                max_depth: 17,
+                ..d()
+            }),
+            "max_depth must be in 0..=16, not 17"
+        );
+        assert_eq!(
+            bad(Config {
+                max_invocations: 1025,
+                ..d()
+            }),
+            "max_invocations must be in 1..=1024, not 1025"
+        );
+        assert_eq!(
+            bad(Config {
+                min_invocations: 9,
+                max_invocations: 8,
+                ..d()
+            }),
+            "min_invocations must not exceed max_invocations"
+        );
+    }
+
+    #[test]
+    fn the_knob_list_follows_the_table() {
+        let k = knobs();
+        let names: Vec<&str> = k.iter().map(|k| k.name).collect();
+        assert_eq!(
+            names.join(" "),
+            "swarm min_instrs max_instrs subgroup ops bit_sizes max_depth max_trip ifs loops \
+             jumps max_inputs max_uniforms max_outputs min_invocations max_invocations \
+             edge_percent echo_percent sat_percent fresh_condition_percent max_header_ops"
+        );
+        let depth = &k[6];
+        assert_eq!(
+            (depth.default.as_str(), depth.bounds.as_str(), depth.swarm),
+            ("3", "0..=16", Swarm::UpTo(0))
+        );
+        assert_eq!(k[5].default, "[8, 16, 32, 64]");
+        assert_eq!(k[8].swarm, Swarm::Keep);
     }
 
     #[test]
     fn arbitrary_configs_check() {
         let bytes: Vec<u8> = (0..=255u8).cycle().take(4096).collect();
         for start in 0..200 {
-            let mut u = arbitrary::Unstructured::new(&bytes[start..]);
+            let mut u = Unstructured::new(&bytes[start..]);
             let c: Config = u.arbitrary().unwrap();
             assert_eq!(c.check(), Ok(()), "{c:?}");
+        }
+    }
+
+    #[test]
+    fn the_swarm_draw_stays_within_the_config() {
+        let mut e = crate::entropy::SeedEntropy::new(7);
+        let c = Config::default();
+        for _ in 0..200 {
+            let f = c.features(&mut e);
+            assert!(f.knobs.max_depth <= c.max_depth && f.knobs.max_trip >= 1);
+            assert!(f.knobs.bit_sizes.contains(&32));
+            assert!((c.min_instrs..=c.max_instrs).contains(&f.instrs));
+            assert!(!f.ops.is_empty());
+            assert_eq!(f.knobs.check(), Ok(()));
         }
     }
 }

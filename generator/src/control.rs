@@ -11,11 +11,11 @@ impl Gen<'_> {
     pub(crate) fn body(&mut self, budget: u32) {
         let mut left = budget.max(1);
         while left > 0 && self.fuel > 0 {
-            let can_nest = self.depth < self.f.max_depth;
+            let can_nest = self.depth < self.f.knobs.max_depth;
             let weights = [
                 20,
-                if self.f.ifs && can_nest { 3 } else { 0 },
-                if self.f.loops && can_nest { 2 } else { 0 },
+                if self.f.knobs.ifs && can_nest { 3 } else { 0 },
+                if self.f.knobs.loops && can_nest { 2 } else { 0 },
                 if self.outputs.is_empty() { 0 } else { 1 },
             ];
             let spend = match self.e.weighted(&weights) {
@@ -68,7 +68,7 @@ impl Gen<'_> {
 
     /// Ends an arm with a jump, sometimes, inside a loop.
     fn maybe_jump(&mut self) -> bool {
-        if !self.f.jumps || self.loops.is_empty() || !self.e.chance(1, 4) {
+        if !self.f.knobs.jumps || self.loops.is_empty() || !self.e.chance(1, 4) {
             return false;
         }
         self.stats.jumps += 1;
@@ -191,7 +191,7 @@ impl Gen<'_> {
         let zero = self.konst(32, 0);
         let one = self.konst(32, 1);
         // The trip bound: a constant (uniform exit) or clamped per-lane value.
-        let trip = self.f.max_trip as u64;
+        let trip = self.f.knobs.max_trip as u64;
         let bound = match self.e.below(3) {
             0 => {
                 let k = self.e.range(0, trip);

@@ -10,7 +10,7 @@ use crate::entropy::Entropy;
 use crate::idioms::{kind_fits, Echo};
 use crate::table::{rows, Row};
 use crate::values::{float_value, int_value};
-use ir::op::{Op, Sig};
+use ir::op::{Op, Sig, ValueKind};
 use ir::{BlockId, Builder, PhiHandle, SlotType, ValueId};
 
 /// A kind that fits a size: floats exist at 16/32/64 bits only, and every
@@ -146,21 +146,23 @@ impl<'e> Gen<'e> {
         self.uniform.get(v.0 as usize).copied().unwrap_or(false)
     }
 
-    /// The kind an op's result has.
+    /// The kind an op's result has: the op table's result kind, a boolean
+    /// at 1 bit, and for ops that pass bits through (selects, broadcasts)
+    /// the kind of the value passed.
     fn result_kind(op: Op, srcs: &[ValueId], kinds: &[Kind], bits: u8, src_bits: u8) -> Kind {
-        use Op::*;
         if bits == 1 {
             return Kind::Bool {
                 origin: if src_bits > 1 { src_bits } else { 32 },
             };
         }
-        match op {
-            Fadd | Fsub | Fmul | Ffma | Fneg | Fabs | Fsat | Fmin | Fmax | Ffloor | Fceil
-            | Ftrunc | FroundEven | Ffract | Fsign | I2f | U2f | F2f | B2f => Kind::Float,
-            Bcsel | ReadFirstInvocation | ReadInvocation => srcs
-                .get(if op == Bcsel { 1 } else { 0 })
-                .map_or(Kind::Int, |v| kinds[v.0 as usize]),
-            _ => Kind::Int,
+        match op.info().kinds.result {
+            ValueKind::Float => Kind::Float,
+            ValueKind::Bits => {
+                // A select's value sources follow its condition.
+                let first = usize::from(matches!(op.info().sig, Sig::Select { .. }));
+                srcs.get(first).map_or(Kind::Int, |v| kinds[v.0 as usize])
+            }
+            ValueKind::Int | ValueKind::Bool => Kind::Int,
         }
     }
 
@@ -177,15 +179,7 @@ impl<'e> Gen<'e> {
         );
         let uniform = match op.info().class {
             ir::OpClass::Alu => srcs.iter().all(|&s| self.is_uniform(s)),
-            _ => matches!(
-                op,
-                Op::Ballot
-                    | Op::VoteAny
-                    | Op::VoteAll
-                    | Op::VoteIeq
-                    | Op::ReadFirstInvocation
-                    | Op::ReadInvocation
-            ),
+            _ => op.has_uniform_result(),
         };
         if op.is_cross_invocation() && self.divergence > 0 {
             self.stats.divergent_subgroup_ops += 1;
@@ -209,8 +203,10 @@ impl<'e> Gen<'e> {
     pub(crate) fn edge_const(&mut self, bits: u8, kind: Kind) -> ValueId {
         let v = match (bits, kind) {
             (1, _) => self.e.below(2),
-            (16 | 32 | 64, Kind::Float) => float_value(self.e, bits, self.f.edge_percent.max(30)),
-            _ => int_value(self.e, bits, self.f.edge_percent.max(30)),
+            (16 | 32 | 64, Kind::Float) => {
+                float_value(self.e, bits, self.f.knobs.edge_percent.max(30))
+            }
+            _ => int_value(self.e, bits, self.f.knobs.edge_percent.max(30)),
         };
         let id = self.b.constant(bits, v);
         self.record(id, bits, normalize(kind, bits), true);
@@ -321,6 +317,7 @@ impl<'e> Gen<'e> {
     pub(crate) fn pick_size(&mut self, set: ir::SizeSet, allow_bool: bool) -> Option<u8> {
         let mut sizes: Vec<u8> = self
             .f
+            .knobs
             .bit_sizes
             .iter()
             .copied()
@@ -357,6 +354,16 @@ impl<'e> Gen<'e> {
         self.rows[self.e.weighted(&w)].op
     }
 
+    /// The kind of operand `op` reads at `bits`: a boolean at 1 bit, else
+    /// the op table's source kind (a float, or an integer).
+    fn operand_kind(&self, op: Op, bits: u8) -> Kind {
+        match (bits, op.info().kinds.src) {
+            (1, _) => Kind::Bool { origin: 32 },
+            (_, ValueKind::Float) => Kind::Float,
+            _ => Kind::Int,
+        }
+    }
+
     /// Generates one op with operands and guards; returns its value.
     pub(crate) fn gen_op(&mut self, op: Op) -> ValueId {
         use Op::*;
@@ -367,13 +374,7 @@ impl<'e> Gen<'e> {
         match sig {
             Sig::Same { srcs, sizes } => {
                 let bits = self.pick_size(sizes, true).unwrap_or(32);
-                let kind = if bits == 1 {
-                    bk
-                } else if sizes == ir::SizeSet::FLOAT {
-                    fk
-                } else {
-                    ik
-                };
+                let kind = self.operand_kind(op, bits);
                 let mut ops: Vec<ValueId> = if srcs == 2 {
                     let (a, b) = self.operand_pair(bits, kind);
                     vec![a, b]
@@ -393,26 +394,14 @@ impl<'e> Gen<'e> {
             Sig::Compare { sizes } => {
                 let on_bools = matches!(op, Ieq | Ine) && self.e.chance(1, 4);
                 let bits = self.pick_size(sizes, on_bools).unwrap_or(32);
-                let kind = if bits == 1 {
-                    bk
-                } else if sizes == ir::SizeSet::FLOAT {
-                    fk
-                } else {
-                    ik
-                };
+                let kind = self.operand_kind(op, bits);
                 let (a, b) = self.operand_pair(bits, kind);
                 self.emit(op, 1, &[a, b])
             }
             Sig::Convert { from, to } => {
                 let src_bits = self.pick_size(from, true).unwrap_or(32);
                 let dst_bits = self.pick_size(to, true).unwrap_or(32);
-                let src_kind = if src_bits == 1 {
-                    bk
-                } else if from == ir::SizeSet::FLOAT {
-                    fk
-                } else {
-                    ik
-                };
+                let src_kind = self.operand_kind(op, src_bits);
                 let mut x = self.pick(src_bits, src_kind);
                 if matches!(op, F2i | F2u) {
                     x = self.safe_float_to_int(x, src_bits, dst_bits, op == F2i);

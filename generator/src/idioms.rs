@@ -54,7 +54,7 @@ impl Gen<'_> {
         srcs: [ValueId; 2],
         saturated: bool,
     ) {
-        if crate::guards::has_guard(op) || !self.e.chance(self.f.echo_percent as u64, 400) {
+        if crate::guards::has_guard(op) || !self.e.chance(self.f.knobs.echo_percent as u64, 400) {
             return;
         }
         let (a, b) = self.vary(srcs[0], srcs[1], bits, kind);
@@ -84,7 +84,7 @@ impl Gen<'_> {
 
     /// A recent pair that is still in scope, varied (see [`Gen::vary`]).
     fn echo(&mut self, bits: u8, kind: Kind) -> Option<(ValueId, ValueId)> {
-        if self.echoes.is_empty() || !self.e.chance(self.f.echo_percent as u64, 100) {
+        if self.echoes.is_empty() || !self.e.chance(self.f.knobs.echo_percent as u64, 100) {
             return None;
         }
         let mut fits: Vec<Echo> = self
@@ -112,7 +112,7 @@ impl Gen<'_> {
         if kind != Kind::Float
             || op == Op::Fsat
             || !self.f.ops.contains(&Op::Fsat)
-            || !self.e.chance(self.f.sat_percent as u64, 100)
+            || !self.e.chance(self.f.knobs.sat_percent as u64, 100)
         {
             return v;
         }
@@ -130,7 +130,10 @@ impl Gen<'_> {
     /// An if condition: `fresh_condition_percent`% of the time a new
     /// comparison, half of those negated with `inot`; else a picked boolean.
     pub(crate) fn if_condition(&mut self) -> ValueId {
-        if !self.e.chance(self.f.fresh_condition_percent as u64, 100) {
+        if !self
+            .e
+            .chance(self.f.knobs.fresh_condition_percent as u64, 100)
+        {
             return self.pick(1, Kind::Bool { origin: 32 });
         }
         let c = self.make_compare();
@@ -144,7 +147,7 @@ impl Gen<'_> {
     /// ops when the case has any (a ballot or vote whose per-lane value
     /// outlives a loop with a non-uniform exit).
     pub(crate) fn header_ops(&mut self) {
-        let n = self.e.range(0, self.f.max_header_ops as u64);
+        let n = self.e.range(0, self.f.knobs.max_header_ops as u64);
         let subgroup: Vec<Op> = self
             .rows
             .iter()

@@ -42,7 +42,7 @@ pub fn generate_from_bytes(u: &mut arbitrary::Unstructured, config: &Config) -> 
 
 fn build(e: &mut dyn Entropy, config: &Config, name: &str) -> (Case, GenStats) {
     let features = config.features(e);
-    let edge = features.edge_percent;
+    let edge = features.knobs.edge_percent;
     let ninputs = e.range(0, config.max_inputs as u64) as u32;
     let nuniforms = e.range(0, config.max_uniforms as u64) as u32;
     let noutputs = e.range(1, config.max_outputs as u64) as u32;

@@ -67,7 +67,7 @@ impl Gen<'_> {
 
     fn slot_types(&self) -> Vec<SlotType> {
         let mut v = vec![SlotType::Bool];
-        for &b in &self.f.bit_sizes {
+        for &b in &self.f.knobs.bit_sizes {
             v.extend(SlotType::int_of_bits(b));
             if self.f.ops.iter().any(|op| op.info().name.starts_with('f')) {
                 v.extend(SlotType::float_of_bits(b));

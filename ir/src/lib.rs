@@ -11,6 +11,7 @@ pub mod cfg;
 pub mod dispatch;
 pub mod eval;
 pub mod float;
+pub mod map;
 pub mod op;
 pub mod parse;
 pub mod print;
@@ -21,7 +22,8 @@ pub mod value;
 
 pub use builder::{Builder, PhiHandle};
 pub use dispatch::{Case, Dispatch};
-pub use op::{Op, OpClass, OpInfo, Sig};
+pub use map::{BlockMap, ValueMap};
+pub use op::{Kinds, Op, OpClass, OpInfo, Sig, ValueKind};
 pub use parse::{parse_case, parse_program, ParseError};
 pub use print::{print_case, print_program};
 pub use program::{Block, BlockId, CfNode, Def, If, Instr, Jump, Loop, Phi, Program, ValueId};

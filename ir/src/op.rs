@@ -99,6 +99,78 @@ pub mod flags {
     /// Reads another lane, but more active lanes only make it more defined,
     /// so it may be speculated (NIR's peephole-select whitelist).
     pub const READS_OTHER_LANE: u8 = 16;
+    /// The first two sources may be swapped.
+    pub const COMMUTATIVE: u8 = 32;
+    /// The result is the same in every active lane (a subgroup reduction or
+    /// broadcast).
+    pub const UNIFORM_RESULT: u8 = 64;
+}
+
+/// What a value holds, as an op reads or makes it. The IR is untyped (any
+/// value of the right size is valid anywhere); this is how the op itself
+/// interprets the bits, which the generator (operands of the op's own kind),
+/// the SPIR-V export (which instructions read floats) and the comparison's
+/// float relaxations use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ValueKind {
+    /// An integer (a boolean at 1 bit).
+    Int,
+    /// An IEEE float.
+    Float,
+    /// A boolean.
+    Bool,
+    /// Bits passed through uninterpreted (selects, broadcasts, loads, stores).
+    Bits,
+}
+
+impl ValueKind {
+    /// The kind's name in `ir/OPS.md`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            ValueKind::Int => "int",
+            ValueKind::Float => "float",
+            ValueKind::Bool => "bool",
+            ValueKind::Bits => "bits",
+        }
+    }
+}
+
+/// The kinds of an op's value sources and of its result (a shift count,
+/// lane index, byte index or select condition is not a value source).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Kinds {
+    /// What the value sources hold.
+    pub src: ValueKind,
+    /// What the result holds.
+    pub result: ValueKind,
+}
+
+impl Kinds {
+    const fn of(src: ValueKind, result: ValueKind) -> Kinds {
+        Kinds { src, result }
+    }
+    /// Integer in, integer out.
+    pub const INT: Kinds = Kinds::of(ValueKind::Int, ValueKind::Int);
+    /// Float in, float out.
+    pub const FLOAT: Kinds = Kinds::of(ValueKind::Float, ValueKind::Float);
+    /// Booleans in, boolean out.
+    pub const BOOL: Kinds = Kinds::of(ValueKind::Bool, ValueKind::Bool);
+    /// Bits passed through.
+    pub const BITS: Kinds = Kinds::of(ValueKind::Bits, ValueKind::Bits);
+    /// Integers compared (or tested) into a boolean.
+    pub const INT_CMP: Kinds = Kinds::of(ValueKind::Int, ValueKind::Bool);
+    /// Floats compared (or tested) into a boolean.
+    pub const FLOAT_CMP: Kinds = Kinds::of(ValueKind::Float, ValueKind::Bool);
+    /// Bits compared for equality into a boolean.
+    pub const BITS_CMP: Kinds = Kinds::of(ValueKind::Bits, ValueKind::Bool);
+    /// Integer to float.
+    pub const INT_TO_FLOAT: Kinds = Kinds::of(ValueKind::Int, ValueKind::Float);
+    /// Float to integer.
+    pub const FLOAT_TO_INT: Kinds = Kinds::of(ValueKind::Float, ValueKind::Int);
+    /// Boolean to integer (or a ballot mask).
+    pub const BOOL_TO_INT: Kinds = Kinds::of(ValueKind::Bool, ValueKind::Int);
+    /// Boolean to float.
+    pub const BOOL_TO_FLOAT: Kinds = Kinds::of(ValueKind::Bool, ValueKind::Float);
 }
 
 /// One row of the op table.
@@ -112,6 +184,8 @@ pub struct OpInfo {
     pub class: OpClass,
     /// Its source and result sizes.
     pub sig: Sig,
+    /// How it reads its sources and what its result holds.
+    pub kinds: Kinds,
     /// Attribute flags (see [`flags`]).
     pub flags: u8,
     /// Per-lane evaluator, for ALU ops.
@@ -138,7 +212,7 @@ const ANY: SizeSet = SizeSet::ANY;
 const B32: SizeSet = SizeSet::B32;
 
 macro_rules! op_table {
-    ($( $variant:ident = $name:literal, $class:ident, $sig:expr, $flags:expr, $eval:expr, $doc:literal; )*) => {
+    ($( $variant:ident = $name:literal, $class:ident, $sig:expr, $kinds:expr, $flags:expr, $eval:expr, $doc:literal; )*) => {
         /// Every IR op. `op.info()` gives its table row.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[allow(missing_docs)]
@@ -147,169 +221,169 @@ macro_rules! op_table {
         /// The op table, indexed by `Op as usize`.
         pub static OPS: &[OpInfo] = &[
             $( OpInfo { op: Op::$variant, name: $name, class: OpClass::$class, sig: $sig,
-                        flags: $flags, eval: $eval, doc: $doc } ),*
+                        kinds: $kinds, flags: $flags, eval: $eval, doc: $doc } ),*
         ];
     };
 }
 
 op_table! {
-    LoadConst = "load_const", Const, Sig::Nullary { sizes: ANY }, ALU, None,
+    LoadConst = "load_const", Const, Sig::Nullary { sizes: ANY }, Kinds::BITS, ALU, None,
         "The instruction's immediate, masked to the result size.";
 
     // integer arithmetic (signedness belongs to the op)
-    Iadd = "iadd", Alu, same(2, INT), ALU, Some(eval::iadd), "a + b, wrapping.";
-    Isub = "isub", Alu, same(2, INT), ALU, Some(eval::isub), "a - b, wrapping.";
-    Imul = "imul", Alu, same(2, INT), ALU, Some(eval::imul), "Low half of a * b (wrapping).";
-    Ineg = "ineg", Alu, same(1, INT), ALU, Some(eval::ineg), "-a, wrapping (ineg(MIN) = MIN).";
-    Iabs = "iabs", Alu, same(1, INT), ALU, Some(eval::iabs), "|a| as signed, wrapping (iabs(MIN) = MIN).";
-    Imin = "imin", Alu, same(2, INT), ALU, Some(eval::imin), "Signed minimum.";
-    Imax = "imax", Alu, same(2, INT), ALU, Some(eval::imax), "Signed maximum.";
-    Umin = "umin", Alu, same(2, INT), ALU, Some(eval::umin), "Unsigned minimum.";
-    Umax = "umax", Alu, same(2, INT), ALU, Some(eval::umax), "Unsigned maximum.";
-    Idiv = "idiv", Alu, same(2, INT), ALU_UB, Some(eval::idiv),
+    Iadd = "iadd", Alu, same(2, INT), Kinds::INT, ALU | COMMUTATIVE, Some(eval::iadd), "a + b, wrapping.";
+    Isub = "isub", Alu, same(2, INT), Kinds::INT, ALU, Some(eval::isub), "a - b, wrapping.";
+    Imul = "imul", Alu, same(2, INT), Kinds::INT, ALU | COMMUTATIVE, Some(eval::imul), "Low half of a * b (wrapping).";
+    Ineg = "ineg", Alu, same(1, INT), Kinds::INT, ALU, Some(eval::ineg), "-a, wrapping (ineg(MIN) = MIN).";
+    Iabs = "iabs", Alu, same(1, INT), Kinds::INT, ALU, Some(eval::iabs), "|a| as signed, wrapping (iabs(MIN) = MIN).";
+    Imin = "imin", Alu, same(2, INT), Kinds::INT, ALU | COMMUTATIVE, Some(eval::imin), "Signed minimum.";
+    Imax = "imax", Alu, same(2, INT), Kinds::INT, ALU | COMMUTATIVE, Some(eval::imax), "Signed maximum.";
+    Umin = "umin", Alu, same(2, INT), Kinds::INT, ALU | COMMUTATIVE, Some(eval::umin), "Unsigned minimum.";
+    Umax = "umax", Alu, same(2, INT), Kinds::INT, ALU | COMMUTATIVE, Some(eval::umax), "Unsigned maximum.";
+    Idiv = "idiv", Alu, same(2, INT), Kinds::INT, ALU_UB, Some(eval::idiv),
         "Signed a / b rounded toward zero. Undefined: b = 0, and a = MIN with b = -1.";
-    Udiv = "udiv", Alu, same(2, INT), ALU_UB, Some(eval::udiv),
+    Udiv = "udiv", Alu, same(2, INT), Kinds::INT, ALU_UB, Some(eval::udiv),
         "Unsigned a / b. Undefined: b = 0.";
-    Irem = "irem", Alu, same(2, INT), ALU_UB, Some(eval::irem),
+    Irem = "irem", Alu, same(2, INT), Kinds::INT, ALU_UB, Some(eval::irem),
         "Signed remainder with the sign of a (a - b * idiv(a, b)). Undefined: b = 0, and a = MIN with b = -1.";
-    Imod = "imod", Alu, same(2, INT), ALU_UB, Some(eval::imod),
+    Imod = "imod", Alu, same(2, INT), Kinds::INT, ALU_UB, Some(eval::imod),
         "Signed modulo with the sign of b (floored). Undefined: b = 0, and a = MIN with b = -1.";
-    Umod = "umod", Alu, same(2, INT), ALU_UB, Some(eval::umod),
+    Umod = "umod", Alu, same(2, INT), Kinds::INT, ALU_UB, Some(eval::umod),
         "Unsigned a mod b. Undefined: b = 0.";
-    ImulHigh = "imul_high", Alu, same(2, INT), ALU, Some(eval::imul_high),
+    ImulHigh = "imul_high", Alu, same(2, INT), Kinds::INT, ALU | COMMUTATIVE, Some(eval::imul_high),
         "High half of the exact signed 2n-bit product.";
-    UmulHigh = "umul_high", Alu, same(2, INT), ALU, Some(eval::umul_high),
+    UmulHigh = "umul_high", Alu, same(2, INT), Kinds::INT, ALU | COMMUTATIVE, Some(eval::umul_high),
         "High half of the exact unsigned 2n-bit product.";
 
     // shifts and logic
-    Ishl = "ishl", Alu, Sig::Indexed { sizes: INT }, ALU, Some(eval::ishl),
+    Ishl = "ishl", Alu, Sig::Indexed { sizes: INT }, Kinds::INT, ALU, Some(eval::ishl),
         "a << (b & (n-1)); b is 32-bit.";
-    Ishr = "ishr", Alu, Sig::Indexed { sizes: INT }, ALU, Some(eval::ishr),
+    Ishr = "ishr", Alu, Sig::Indexed { sizes: INT }, Kinds::INT, ALU, Some(eval::ishr),
         "Arithmetic a >> (b & (n-1)); b is 32-bit.";
-    Ushr = "ushr", Alu, Sig::Indexed { sizes: INT }, ALU, Some(eval::ushr),
+    Ushr = "ushr", Alu, Sig::Indexed { sizes: INT }, Kinds::INT, ALU, Some(eval::ushr),
         "Logical a >> (b & (n-1)); b is 32-bit.";
-    Iand = "iand", Alu, same(2, INT_BOOL), ALU, Some(eval::iand), "Bitwise AND (boolean AND at 1 bit).";
-    Ior = "ior", Alu, same(2, INT_BOOL), ALU, Some(eval::ior), "Bitwise OR (boolean OR at 1 bit).";
-    Ixor = "ixor", Alu, same(2, INT_BOOL), ALU, Some(eval::ixor), "Bitwise XOR (boolean XOR at 1 bit).";
-    Inot = "inot", Alu, same(1, INT_BOOL), ALU, Some(eval::inot), "Bitwise NOT (boolean NOT at 1 bit).";
+    Iand = "iand", Alu, same(2, INT_BOOL), Kinds::INT, ALU | COMMUTATIVE, Some(eval::iand), "Bitwise AND (boolean AND at 1 bit).";
+    Ior = "ior", Alu, same(2, INT_BOOL), Kinds::INT, ALU | COMMUTATIVE, Some(eval::ior), "Bitwise OR (boolean OR at 1 bit).";
+    Ixor = "ixor", Alu, same(2, INT_BOOL), Kinds::INT, ALU | COMMUTATIVE, Some(eval::ixor), "Bitwise XOR (boolean XOR at 1 bit).";
+    Inot = "inot", Alu, same(1, INT_BOOL), Kinds::INT, ALU, Some(eval::inot), "Bitwise NOT (boolean NOT at 1 bit).";
 
     // comparisons
-    Ieq = "ieq", Alu, Sig::Compare { sizes: INT_BOOL }, ALU, Some(eval::ieq), "a == b (also on booleans).";
-    Ine = "ine", Alu, Sig::Compare { sizes: INT_BOOL }, ALU, Some(eval::ine), "a != b (also on booleans).";
-    Ilt = "ilt", Alu, Sig::Compare { sizes: INT }, ALU, Some(eval::ilt), "Signed a < b.";
-    Ige = "ige", Alu, Sig::Compare { sizes: INT }, ALU, Some(eval::ige), "Signed a >= b.";
-    Ult = "ult", Alu, Sig::Compare { sizes: INT }, ALU, Some(eval::ult), "Unsigned a < b.";
-    Uge = "uge", Alu, Sig::Compare { sizes: INT }, ALU, Some(eval::uge), "Unsigned a >= b.";
-    Feq = "feq", Alu, Sig::Compare { sizes: FLOAT }, ALU, Some(eval::feq),
+    Ieq = "ieq", Alu, Sig::Compare { sizes: INT_BOOL }, Kinds::INT_CMP, ALU | COMMUTATIVE, Some(eval::ieq), "a == b (also on booleans).";
+    Ine = "ine", Alu, Sig::Compare { sizes: INT_BOOL }, Kinds::INT_CMP, ALU | COMMUTATIVE, Some(eval::ine), "a != b (also on booleans).";
+    Ilt = "ilt", Alu, Sig::Compare { sizes: INT }, Kinds::INT_CMP, ALU, Some(eval::ilt), "Signed a < b.";
+    Ige = "ige", Alu, Sig::Compare { sizes: INT }, Kinds::INT_CMP, ALU, Some(eval::ige), "Signed a >= b.";
+    Ult = "ult", Alu, Sig::Compare { sizes: INT }, Kinds::INT_CMP, ALU, Some(eval::ult), "Unsigned a < b.";
+    Uge = "uge", Alu, Sig::Compare { sizes: INT }, Kinds::INT_CMP, ALU, Some(eval::uge), "Unsigned a >= b.";
+    Feq = "feq", Alu, Sig::Compare { sizes: FLOAT }, Kinds::FLOAT_CMP, ALU | COMMUTATIVE, Some(eval::feq),
         "Ordered a == b: false if either is NaN; -0 == +0.";
-    Fneu = "fneu", Alu, Sig::Compare { sizes: FLOAT }, ALU, Some(eval::fneu),
+    Fneu = "fneu", Alu, Sig::Compare { sizes: FLOAT }, Kinds::FLOAT_CMP, ALU | COMMUTATIVE, Some(eval::fneu),
         "Unordered a != b: true if either is NaN.";
-    Flt = "flt", Alu, Sig::Compare { sizes: FLOAT }, ALU, Some(eval::flt),
+    Flt = "flt", Alu, Sig::Compare { sizes: FLOAT }, Kinds::FLOAT_CMP, ALU, Some(eval::flt),
         "Ordered a < b: false if either is NaN.";
-    Fge = "fge", Alu, Sig::Compare { sizes: FLOAT }, ALU, Some(eval::fge),
+    Fge = "fge", Alu, Sig::Compare { sizes: FLOAT }, Kinds::FLOAT_CMP, ALU, Some(eval::fge),
         "Ordered a >= b: false if either is NaN.";
 
     // float arithmetic
-    Fadd = "fadd", Alu, same(2, FLOAT), ALU, Some(eval::fadd), "IEEE a + b, one rounding (nearest even).";
-    Fsub = "fsub", Alu, same(2, FLOAT), ALU, Some(eval::fsub), "IEEE a - b, one rounding.";
-    Fmul = "fmul", Alu, same(2, FLOAT), ALU, Some(eval::fmul), "IEEE a * b, one rounding.";
-    Ffma = "ffma", Alu, same(3, FLOAT), ALU, Some(eval::ffma),
+    Fadd = "fadd", Alu, same(2, FLOAT), Kinds::FLOAT, ALU | COMMUTATIVE, Some(eval::fadd), "IEEE a + b, one rounding (nearest even).";
+    Fsub = "fsub", Alu, same(2, FLOAT), Kinds::FLOAT, ALU, Some(eval::fsub), "IEEE a - b, one rounding.";
+    Fmul = "fmul", Alu, same(2, FLOAT), Kinds::FLOAT, ALU | COMMUTATIVE, Some(eval::fmul), "IEEE a * b, one rounding.";
+    Ffma = "ffma", Alu, same(3, FLOAT), Kinds::FLOAT, ALU, Some(eval::ffma),
         "Fused a * b + c with a single rounding.";
-    Fneg = "fneg", Alu, same(1, FLOAT), ALU, Some(eval::fneg),
+    Fneg = "fneg", Alu, same(1, FLOAT), Kinds::FLOAT, ALU, Some(eval::fneg),
         "Flips the sign bit (NaN payloads are kept).";
-    Fabs = "fabs", Alu, same(1, FLOAT), ALU, Some(eval::fabs),
+    Fabs = "fabs", Alu, same(1, FLOAT), Kinds::FLOAT, ALU, Some(eval::fabs),
         "Clears the sign bit (NaN payloads are kept).";
-    Fsat = "fsat", Alu, same(1, FLOAT), ALU, Some(eval::fsat),
+    Fsat = "fsat", Alu, same(1, FLOAT), Kinds::FLOAT, ALU, Some(eval::fsat),
         "Clamp to [0, 1]: NaN -> +0, x <= 0 (including -0) -> +0, x >= 1 -> 1.";
-    Fmin = "fmin", Alu, same(2, FLOAT), ALU, Some(eval::fmin),
+    Fmin = "fmin", Alu, same(2, FLOAT), Kinds::FLOAT, ALU | COMMUTATIVE, Some(eval::fmin),
         "Minimum; any NaN operand (quiet or signalling) yields the other operand's exact bits (two NaNs: canonical NaN); -0 < +0.";
-    Fmax = "fmax", Alu, same(2, FLOAT), ALU, Some(eval::fmax),
+    Fmax = "fmax", Alu, same(2, FLOAT), Kinds::FLOAT, ALU | COMMUTATIVE, Some(eval::fmax),
         "Maximum; any NaN operand (quiet or signalling) yields the other operand's exact bits (two NaNs: canonical NaN); -0 < +0.";
-    Ffloor = "ffloor", Alu, same(1, FLOAT), ALU, Some(eval::ffloor), "Round toward -inf (sign of zero kept; NaN -> canonical NaN, as for every rounding op).";
-    Fceil = "fceil", Alu, same(1, FLOAT), ALU, Some(eval::fceil), "Round toward +inf (ceil(-0.5) = -0).";
-    Ftrunc = "ftrunc", Alu, same(1, FLOAT), ALU, Some(eval::ftrunc), "Round toward zero (sign of zero kept).";
-    FroundEven = "fround_even", Alu, same(1, FLOAT), ALU, Some(eval::fround_even),
+    Ffloor = "ffloor", Alu, same(1, FLOAT), Kinds::FLOAT, ALU, Some(eval::ffloor), "Round toward -inf (sign of zero kept; NaN -> canonical NaN, as for every rounding op).";
+    Fceil = "fceil", Alu, same(1, FLOAT), Kinds::FLOAT, ALU, Some(eval::fceil), "Round toward +inf (ceil(-0.5) = -0).";
+    Ftrunc = "ftrunc", Alu, same(1, FLOAT), Kinds::FLOAT, ALU, Some(eval::ftrunc), "Round toward zero (sign of zero kept).";
+    FroundEven = "fround_even", Alu, same(1, FLOAT), Kinds::FLOAT, ALU, Some(eval::fround_even),
         "Round to nearest, ties to even (sign of zero kept).";
-    Ffract = "ffract", Alu, same(1, FLOAT), ALU, Some(eval::ffract),
+    Ffract = "ffract", Alu, same(1, FLOAT), Kinds::FLOAT, ALU, Some(eval::ffract),
         "a - ffloor(a), one rounding (may round up to 1.0 for tiny negative a; ±0 and integers -> +0; inf -> NaN).";
-    Fsign = "fsign", Alu, same(1, FLOAT), ALU, Some(eval::fsign),
+    Fsign = "fsign", Alu, same(1, FLOAT), Kinds::FLOAT, ALU, Some(eval::fsign),
         "±0 keeps its sign; any other value, NaN included, is copysign(1.0, a).";
 
     // conversions; the result size is the printed bit size
-    I2i = "i2i", Alu, conv(INT, INT), ALU, Some(eval::i2i), "Sign-extend or truncate.";
-    U2u = "u2u", Alu, conv(INT, INT), ALU, Some(eval::u2u), "Zero-extend or truncate.";
-    I2f = "i2f", Alu, conv(INT, FLOAT), ALU, Some(eval::i2f),
+    I2i = "i2i", Alu, conv(INT, INT), Kinds::INT, ALU, Some(eval::i2i), "Sign-extend or truncate.";
+    U2u = "u2u", Alu, conv(INT, INT), Kinds::INT, ALU, Some(eval::u2u), "Zero-extend or truncate.";
+    I2f = "i2f", Alu, conv(INT, FLOAT), Kinds::INT_TO_FLOAT, ALU, Some(eval::i2f),
         "Signed integer to float, nearest even (f16: |a| >= 65520 rounds to ±inf).";
-    U2f = "u2f", Alu, conv(INT, FLOAT), ALU, Some(eval::u2f),
+    U2f = "u2f", Alu, conv(INT, FLOAT), Kinds::INT_TO_FLOAT, ALU, Some(eval::u2f),
         "Unsigned integer to float, nearest even (f16: a >= 65520 rounds to +inf).";
-    F2i = "f2i", Alu, conv(FLOAT, INT), ALU_UB, Some(eval::f2i),
+    F2i = "f2i", Alu, conv(FLOAT, INT), Kinds::FLOAT_TO_INT, ALU_UB, Some(eval::f2i),
         "Truncate toward zero to a signed integer. Undefined: NaN, and truncated values outside the signed range (so -0.5 -> 0 is defined).";
-    F2u = "f2u", Alu, conv(FLOAT, INT), ALU_UB, Some(eval::f2u),
+    F2u = "f2u", Alu, conv(FLOAT, INT), Kinds::FLOAT_TO_INT, ALU_UB, Some(eval::f2u),
         "Truncate toward zero to an unsigned integer. Undefined: NaN, and truncated values outside [0, 2^n - 1] (so -0.5 -> 0 is defined).";
-    F2f = "f2f", Alu, conv(FLOAT, FLOAT), ALU, Some(eval::f2f),
+    F2f = "f2f", Alu, conv(FLOAT, FLOAT), Kinds::FLOAT, ALU, Some(eval::f2f),
         "Float to float, nearest even; NaN -> canonical NaN (also at the same size); overflow -> ±inf.";
-    B2i = "b2i", Alu, conv(BOOL, INT), ALU, Some(eval::b2i), "true -> 1, false -> 0.";
-    B2f = "b2f", Alu, conv(BOOL, FLOAT), ALU, Some(eval::b2f), "true -> 1.0, false -> +0.0.";
-    I2b = "i2b", Alu, conv(INT, BOOL), ALU, Some(eval::i2b), "a != 0.";
-    F2b = "f2b", Alu, conv(FLOAT, BOOL), ALU, Some(eval::f2b), "a != 0.0 (unordered: NaN -> true; -0 -> false).";
+    B2i = "b2i", Alu, conv(BOOL, INT), Kinds::BOOL_TO_INT, ALU, Some(eval::b2i), "true -> 1, false -> 0.";
+    B2f = "b2f", Alu, conv(BOOL, FLOAT), Kinds::BOOL_TO_FLOAT, ALU, Some(eval::b2f), "true -> 1.0, false -> +0.0.";
+    I2b = "i2b", Alu, conv(INT, BOOL), Kinds::INT_CMP, ALU, Some(eval::i2b), "a != 0.";
+    F2b = "f2b", Alu, conv(FLOAT, BOOL), Kinds::FLOAT_CMP, ALU, Some(eval::f2b), "a != 0.0 (unordered: NaN -> true; -0 -> false).";
 
-    Bcsel = "bcsel", Alu, Sig::Select { sizes: ANY }, ALU, Some(eval::bcsel), "c ? a : b.";
+    Bcsel = "bcsel", Alu, Sig::Select { sizes: ANY }, Kinds::BITS, ALU, Some(eval::bcsel), "c ? a : b.";
 
     // bitfield
-    Bfm = "bfm", Alu, Sig::Fixed32 { srcs: 2 }, ALU, Some(eval::bfm),
+    Bfm = "bfm", Alu, Sig::Fixed32 { srcs: 2 }, Kinds::INT, ALU, Some(eval::bfm),
         "bfm(bits, offset) = ((1 << (bits & 31)) - 1) << (offset & 31) (never a 32-bit-wide mask).";
-    Bfi = "bfi", Alu, Sig::Fixed32 { srcs: 3 }, ALU, Some(eval::bfi),
+    Bfi = "bfi", Alu, Sig::Fixed32 { srcs: 3 }, Kinds::INT, ALU, Some(eval::bfi),
         "bfi(mask, insert, base) = ((insert << ctz(mask)) & mask) | (base & ~mask); mask = 0 -> base.";
-    Ibfe = "ibfe", Alu, Sig::Fixed32 { srcs: 3 }, ALU, Some(eval::ibfe),
+    Ibfe = "ibfe", Alu, Sig::Fixed32 { srcs: 3 }, Kinds::INT, ALU, Some(eval::ibfe),
         "ibfe(value, offset, bits): o = offset & 31, w = bits & 31; w = 0 -> 0; o + w < 32 -> the w bits at o, sign-extended; else value >> o (arithmetic).";
-    Ubfe = "ubfe", Alu, Sig::Fixed32 { srcs: 3 }, ALU, Some(eval::ubfe),
+    Ubfe = "ubfe", Alu, Sig::Fixed32 { srcs: 3 }, Kinds::INT, ALU, Some(eval::ubfe),
         "ubfe(value, offset, bits): o = offset & 31, w = bits & 31; w = 0 -> 0; o + w < 32 -> the w bits at o, zero-extended; else value >> o (logical).";
-    BitfieldInsert = "bitfield_insert", Alu, Sig::Fixed32 { srcs: 4 }, ALU_UB, Some(eval::bitfield_insert),
+    BitfieldInsert = "bitfield_insert", Alu, Sig::Fixed32 { srcs: 4 }, Kinds::INT, ALU_UB, Some(eval::bitfield_insert),
         "GLSL bitfieldInsert(base, insert, offset, bits); offset and bits are signed, summed exactly (no wrap); bits = 32 and offset = 32 with bits = 0 are allowed. Undefined: offset or bits negative, or offset + bits > 32.";
-    BitfieldReverse = "bitfield_reverse", Alu, same(1, INT), ALU, Some(eval::bitfield_reverse),
+    BitfieldReverse = "bitfield_reverse", Alu, same(1, INT), Kinds::INT, ALU, Some(eval::bitfield_reverse),
         "Reverses the n bits.";
-    BitCount = "bit_count", Alu, conv(INT, B32), ALU, Some(eval::bit_count), "Population count (32-bit result).";
-    FindLsb = "find_lsb", Alu, conv(INT, B32), ALU, Some(eval::find_lsb),
+    BitCount = "bit_count", Alu, conv(INT, B32), Kinds::INT, ALU, Some(eval::bit_count), "Population count (32-bit result).";
+    FindLsb = "find_lsb", Alu, conv(INT, B32), Kinds::INT, ALU, Some(eval::find_lsb),
         "Index of the lowest set bit; -1 for 0 (32-bit result).";
-    UfindMsb = "ufind_msb", Alu, conv(INT, B32), ALU, Some(eval::ufind_msb),
+    UfindMsb = "ufind_msb", Alu, conv(INT, B32), Kinds::INT, ALU, Some(eval::ufind_msb),
         "Index of the highest set bit; -1 for 0 (32-bit result).";
-    IfindMsb = "ifind_msb", Alu, conv(INT, B32), ALU, Some(eval::ifind_msb),
+    IfindMsb = "ifind_msb", Alu, conv(INT, B32), Kinds::INT, ALU, Some(eval::ifind_msb),
         "Index of the highest bit that differs from the sign bit; -1 for 0 and -1 (32-bit result).";
-    ExtractU8 = "extract_u8", Alu, Sig::Indexed { sizes: INT }, ALU_UB, Some(eval::extract_u8),
+    ExtractU8 = "extract_u8", Alu, Sig::Indexed { sizes: INT }, Kinds::INT, ALU_UB, Some(eval::extract_u8),
         "Byte b of a, zero-extended; b is unsigned. Undefined: b >= n/8.";
-    ExtractI8 = "extract_i8", Alu, Sig::Indexed { sizes: INT }, ALU_UB, Some(eval::extract_i8),
+    ExtractI8 = "extract_i8", Alu, Sig::Indexed { sizes: INT }, Kinds::INT, ALU_UB, Some(eval::extract_i8),
         "Byte b of a, sign-extended; b is unsigned. Undefined: b >= n/8.";
-    ExtractU16 = "extract_u16", Alu, Sig::Indexed { sizes: SizeSet(4 | 8 | 16) }, ALU_UB, Some(eval::extract_u16),
+    ExtractU16 = "extract_u16", Alu, Sig::Indexed { sizes: SizeSet::WORDS }, Kinds::INT, ALU_UB, Some(eval::extract_u16),
         "Word b of a, zero-extended; b is unsigned. Undefined: b >= n/16.";
-    ExtractI16 = "extract_i16", Alu, Sig::Indexed { sizes: SizeSet(4 | 8 | 16) }, ALU_UB, Some(eval::extract_i16),
+    ExtractI16 = "extract_i16", Alu, Sig::Indexed { sizes: SizeSet::WORDS }, Kinds::INT, ALU_UB, Some(eval::extract_i16),
         "Word b of a, sign-extended; b is unsigned. Undefined: b >= n/16.";
 
     // subgroup
-    Ballot = "ballot", Subgroup, conv(BOOL, SizeSet(8 | 16)), CROSS_INVOCATION, None,
+    Ballot = "ballot", Subgroup, conv(BOOL, SizeSet::B32_B64), Kinds::BOOL_TO_INT, CROSS_INVOCATION | UNIFORM_RESULT, None,
         "Bit i is set iff lane i of the subgroup is active and its c is true (32- or 64-bit result).";
-    VoteAny = "vote_any", Subgroup, same(1, BOOL), CROSS_INVOCATION, None,
+    VoteAny = "vote_any", Subgroup, same(1, BOOL), Kinds::BOOL, CROSS_INVOCATION | UNIFORM_RESULT, None,
         "True iff c is true in some active lane.";
-    VoteAll = "vote_all", Subgroup, same(1, BOOL), CROSS_INVOCATION, None,
+    VoteAll = "vote_all", Subgroup, same(1, BOOL), Kinds::BOOL, CROSS_INVOCATION | UNIFORM_RESULT, None,
         "True iff c is true in every active lane.";
-    VoteIeq = "vote_ieq", Subgroup, conv(INT_BOOL, BOOL), CROSS_INVOCATION, None,
+    VoteIeq = "vote_ieq", Subgroup, conv(INT_BOOL, BOOL), Kinds::BITS_CMP, CROSS_INVOCATION | UNIFORM_RESULT, None,
         "True iff a has the same value in every active lane.";
-    ReadFirstInvocation = "read_first_invocation", Subgroup, same(1, ANY), CROSS_INVOCATION, None,
+    ReadFirstInvocation = "read_first_invocation", Subgroup, same(1, ANY), Kinds::BITS, CROSS_INVOCATION | UNIFORM_RESULT, None,
         "a in the lowest-numbered active lane.";
-    ReadInvocation = "read_invocation", Subgroup, Sig::Indexed { sizes: ANY }, CROSS_INVOCATION | MAY_BE_UNDEFINED | READS_OTHER_LANE, None,
+    ReadInvocation = "read_invocation", Subgroup, Sig::Indexed { sizes: ANY }, Kinds::BITS, CROSS_INVOCATION | MAY_BE_UNDEFINED | READS_OTHER_LANE | UNIFORM_RESULT, None,
         "a in lane i. Undefined: i differs between active lanes, or lane i is not active.";
-    SubgroupInvocation = "subgroup_invocation", Io, Sig::Nullary { sizes: B32 }, PURE, None,
+    SubgroupInvocation = "subgroup_invocation", Io, Sig::Nullary { sizes: B32 }, Kinds::INT, PURE, None,
         "The lane's index within its subgroup.";
-    Elect = "elect", Subgroup, Sig::Nullary { sizes: BOOL }, CROSS_INVOCATION, None,
+    Elect = "elect", Subgroup, Sig::Nullary { sizes: BOOL }, Kinds::BOOL, CROSS_INVOCATION, None,
         "True in the lowest-numbered active lane only.";
 
     // I/O
-    LoadInput = "load_input", Io, Sig::LoadSlot, PURE, None,
+    LoadInput = "load_input", Io, Sig::LoadSlot, Kinds::BITS, PURE, None,
         "The invocation's value of input slot `slot`.";
-    LoadUniform = "load_uniform", Io, Sig::LoadSlot, PURE, None,
+    LoadUniform = "load_uniform", Io, Sig::LoadSlot, Kinds::BITS, PURE, None,
         "The value of uniform slot `slot` (the same in every invocation).";
-    InvocationId = "invocation_id", Io, Sig::Nullary { sizes: B32 }, PURE, None,
+    InvocationId = "invocation_id", Io, Sig::Nullary { sizes: B32 }, Kinds::INT, PURE, None,
         "The invocation's global index, 0..N-1.";
-    StoreOutput = "store_output", Io, Sig::StoreSlot, SIDE_EFFECTS, None,
+    StoreOutput = "store_output", Io, Sig::StoreSlot, Kinds::BITS, SIDE_EFFECTS, None,
         "Writes the invocation's output slot `slot`; the last write wins.";
 }
 
@@ -370,30 +444,14 @@ impl Op {
         self.is_pure() && !self.may_be_undefined()
     }
 
-    /// Ops whose operands may be swapped.
+    /// Ops whose first two operands may be swapped.
     pub fn is_commutative(self) -> bool {
-        use Op::*;
-        matches!(
-            self,
-            Iadd | Imul
-                | Imin
-                | Imax
-                | Umin
-                | Umax
-                | ImulHigh
-                | UmulHigh
-                | Iand
-                | Ior
-                | Ixor
-                | Ieq
-                | Ine
-                | Feq
-                | Fneu
-                | Fadd
-                | Fmul
-                | Fmin
-                | Fmax
-        )
+        self.info().flags & COMMUTATIVE != 0
+    }
+
+    /// Whether the result is the same in every active lane.
+    pub fn has_uniform_result(self) -> bool {
+        self.info().flags & UNIFORM_RESULT != 0
     }
 }
 
@@ -410,8 +468,11 @@ pub fn markdown_table() -> String {
          undefined input makes the whole case invalid (`InvalidCase`): the oracle never \
          gives a value for it.\n\n\
          Attributes: P = pure, S = side effects, X = cross-invocation (depends on the \
-         active lanes), U = may be undefined, R = reads another lane (speculatable).\n\n\
-         | op | sources -> result | attrs | semantics |\n|---|---|---|---|\n",
+         active lanes), U = may be undefined, R = reads another lane (speculatable), \
+         C = commutative, V = the result is the same in every active lane. Kinds: how \
+         the op reads its value sources and what its result holds (int, float, bool, \
+         or bits passed through uninterpreted).\n\n\
+         | op | sources -> result | kinds | attrs | semantics |\n|---|---|---|---|---|\n",
     );
     for i in OPS {
         let sig = match i.sig {
@@ -432,14 +493,21 @@ pub fn markdown_table() -> String {
             (CROSS_INVOCATION, 'X'),
             (MAY_BE_UNDEFINED, 'U'),
             (READS_OTHER_LANE, 'R'),
+            (COMMUTATIVE, 'C'),
+            (UNIFORM_RESULT, 'V'),
         ] {
             if i.flags & bit != 0 {
                 attrs.push(c);
             }
         }
         s.push_str(&format!(
-            "| `{}` | {} | {} | {} |\n",
-            i.name, sig, attrs, i.doc
+            "| `{}` | {} | {} -> {} | {} | {} |\n",
+            i.name,
+            sig,
+            i.kinds.src.name(),
+            i.kinds.result.name(),
+            attrs,
+            i.doc
         ));
     }
     s
@@ -487,6 +555,50 @@ mod tests {
         assert!(
             have == want,
             "ir/OPS.md is stale: run UPDATE_OPS_MD=1 cargo test -p ir ops_md"
+        );
+    }
+
+    #[test]
+    fn kinds_agree_with_sizes() {
+        for i in OPS {
+            let (from, to) = match i.sig {
+                Sig::Same { sizes, .. } => (sizes, sizes),
+                Sig::Compare { sizes } => (sizes, SizeSet::BOOL),
+                Sig::Convert { from, to } => (from, to),
+                _ => continue,
+            };
+            // A float source or result is exactly a float-sized one.
+            assert_eq!(
+                i.kinds.src == ValueKind::Float,
+                from == SizeSet::FLOAT,
+                "{}",
+                i.name
+            );
+            assert_eq!(
+                i.kinds.result == ValueKind::Float,
+                to == SizeSet::FLOAT,
+                "{}",
+                i.name
+            );
+            // A boolean result is exactly a 1-bit-only one (outside int-or-bool ops).
+            assert_eq!(
+                i.kinds.result == ValueKind::Bool,
+                to == SizeSet::BOOL,
+                "{}",
+                i.name
+            );
+        }
+        for i in OPS.iter().filter(|i| i.flags & UNIFORM_RESULT != 0) {
+            assert!(i.op.is_cross_invocation(), "{}", i.name);
+        }
+        let commutative: Vec<&str> = OPS
+            .iter()
+            .filter(|i| i.op.is_commutative())
+            .map(|i| i.name)
+            .collect();
+        assert_eq!(
+            commutative.join(" "),
+            "iadd imul imin imax umin umax imul_high umul_high iand ior ixor ieq ine feq fneu fadd fmul fmin fmax"
         );
     }
 

@@ -27,6 +27,10 @@ impl SizeSet {
     pub const INT: SizeSet = SizeSet(2 | 4 | 8 | 16);
     /// Float sizes: 16, 32, 64.
     pub const FLOAT: SizeSet = SizeSet(4 | 8 | 16);
+    /// 16-, 32- and 64-bit integers (what holds a 16-bit word).
+    pub const WORDS: SizeSet = SizeSet(4 | 8 | 16);
+    /// 32- and 64-bit values (a ballot mask).
+    pub const B32_B64: SizeSet = SizeSet(8 | 16);
     /// Integer sizes and bool.
     pub const INT_BOOL: SizeSet = SizeSet(1 | 2 | 4 | 8 | 16);
     /// Every size.

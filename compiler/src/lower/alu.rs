@@ -15,7 +15,8 @@ pub(crate) fn sint(bits: u8) -> RegType {
         8 => RegType::B,
         16 => RegType::W,
         32 => RegType::D,
-        _ => RegType::Q,
+        64 => RegType::Q,
+        other => unreachable!("no {other}-bit signed integer type"),
     }
 }
 
@@ -25,7 +26,8 @@ pub(crate) fn uint(bits: u8) -> RegType {
         8 => RegType::UB,
         16 => RegType::UW,
         32 => RegType::UD,
-        _ => RegType::UQ,
+        64 => RegType::UQ,
+        other => unreachable!("no {other}-bit unsigned integer type"),
     }
 }
 
@@ -34,7 +36,8 @@ pub(crate) fn float(bits: u8) -> RegType {
     match bits {
         16 => RegType::HF,
         32 => RegType::F,
-        _ => RegType::DF,
+        64 => RegType::DF,
+        other => unreachable!("no {other}-bit float type"),
     }
 }
 
@@ -104,7 +107,11 @@ impl Lower<'_> {
             | UfindMsb | IfindMsb | ExtractU8 | ExtractI8 | ExtractU16 | ExtractI16 => {
                 self.bitfield(i, src_bits)
             }
-            other => unreachable!("{} is not an ALU op", other.name()),
+            LoadConst | Ballot | VoteAny | VoteAll | VoteIeq | ReadFirstInvocation
+            | ReadInvocation | SubgroupInvocation | Elect | LoadInput | LoadUniform
+            | InvocationId | StoreOutput => {
+                unreachable!("{} is not an ALU op", i.op.name())
+            }
         }
         Ok(())
     }
@@ -131,7 +138,8 @@ impl Lower<'_> {
             }
             Op::Iand => Opcode::And,
             Op::Ior => Opcode::Or,
-            _ => Opcode::Xor,
+            Op::Ixor => Opcode::Xor,
+            other => unreachable!("{} is not an integer binary op", other.name()),
         };
         let loc = self.def(d, bits);
         self.alu(op, dest(loc, ty), &[a, b]);
@@ -198,7 +206,8 @@ impl Lower<'_> {
         let op = match i.op {
             Op::Ishl => Opcode::Shl,
             Op::Ishr => Opcode::Asr,
-            _ => Opcode::Shr,
+            Op::Ushr => Opcode::Shr,
+            other => unreachable!("{} is not a shift", other.name()),
         };
         let count = self.s(i, 1, RegType::UD);
         match bits {
@@ -252,7 +261,8 @@ impl Lower<'_> {
             Ieq | Feq => CondMod::Z,
             Ine | Fneu => CondMod::Nz,
             Ilt | Ult | Flt => CondMod::L,
-            _ => CondMod::Ge,
+            Ige | Uge | Fge => CondMod::Ge,
+            other => unreachable!("{} is not a comparison", other.name()),
         };
         let (a, b) = match i.op {
             Feq | Fneu | Flt | Fge => {
@@ -311,13 +321,14 @@ impl Lower<'_> {
                 dst,
                 &[a, b],
             ),
-            _ => self.alu_cmod(
+            Op::Fmax => self.alu_cmod(
                 Opcode::Sel,
                 CondMod::Ge,
                 eu::FlagReg::default(),
                 dst,
                 &[a, b],
             ),
+            other => unreachable!("{} is not a binary float op", other.name()),
         }
     }
 

@@ -18,7 +18,7 @@ use super::emit::{dest, imm, view, Loc};
 use super::{Lower, Val, SCRATCH_FLAG};
 use crate::options::Strategy;
 use eu::{CondMod, FlagReg, Instruction, Opcode, Predicate, RegType, Src, SrcKind};
-use ir::{BlockId, CfNode, Op, Program, ValueId};
+use ir::{BlockId, CfNode, Op, Program, ValueId, ValueMap};
 
 /// The width of every boolean value under a strategy (0 for non-booleans).
 pub(crate) fn bool_widths(p: &Program, strategy: Strategy) -> Vec<u8> {
@@ -92,20 +92,20 @@ pub(crate) fn bool_widths(p: &Program, strategy: Strategy) -> Vec<u8> {
 pub(crate) fn flag_resident(p: &Program, strategy: Strategy) -> (Vec<bool>, Vec<u32>) {
     let n = p.value_bound();
     let bits = p.value_bits();
-    let mut home: Vec<Option<BlockId>> = vec![None; n];
+    let mut home: ValueMap<BlockId> = ValueMap::with_bound(n);
     let mut last: Vec<u32> = vec![0; n];
     let mut resident: Vec<bool> = bits
         .iter()
-        .map(|&b| b == 1 && strategy == Strategy::Flag)
+        .map(|&b| b == 1 && strategy.keeps_booleans_in_flags())
         .collect();
     p.for_each_block(&mut |b| {
         for phi in &b.phis {
-            home[phi.dest.id.0 as usize] = Some(b.id);
+            home.insert(phi.dest.id, b.id);
             resident[phi.dest.id.0 as usize] = false;
         }
         for i in &b.instrs {
             if let Some(d) = i.dest {
-                home[d.id.0 as usize] = Some(b.id);
+                home.insert(d.id, b.id);
                 if matches!(i.op, Op::LoadConst) {
                     resident[d.id.0 as usize] = false;
                 }
@@ -114,7 +114,7 @@ pub(crate) fn flag_resident(p: &Program, strategy: Strategy) -> (Vec<bool>, Vec<
     });
     let mut use_at = |v: ValueId, block: BlockId, k: u32, resident: &mut Vec<bool>| {
         let i = v.0 as usize;
-        if home[i] != Some(block) {
+        if home.get(v) != Some(&block) {
             resident[i] = false;
         }
         last[i] = last[i].max(k);
@@ -315,7 +315,7 @@ impl Lower<'_> {
         if w == width {
             return view(loc, Self::bool_ty(width));
         }
-        if self.strategy == Strategy::Native
+        if self.strategy.keeps_comparison_width()
             && self.bugs.has(crate::bugs::Bug::NativeNoCanonicalize)
         {
             // Injected bug (BUGS.md: native-no-canonicalize): the other
@@ -410,7 +410,7 @@ impl Lower<'_> {
                 loc: temp,
                 width: 16,
             },
-            (8, 32) if self.strategy == Strategy::Native => {
+            (8, 32) if self.strategy.keeps_comparison_width() => {
                 // The low dword of the 64-bit result; its upper dword is undefined.
                 let loc = if self.bugs.has(crate::bugs::Bug::Cmp64UpperDword) {
                     // Injected bug (BUGS.md: cmp64-upper-dword): the boolean
@@ -463,7 +463,7 @@ impl Lower<'_> {
         let width = match self.strategy {
             Strategy::Native => self.bool_width[d.0 as usize],
             Strategy::Bool16 => 16,
-            _ => 32,
+            Strategy::Bool32 | Strategy::Flag => 32,
         };
         let ty = Self::bool_ty(width);
         let loc = self.new_loc(4);
@@ -478,7 +478,8 @@ impl Lower<'_> {
                 let op = match i.op {
                     Op::Iand => Opcode::And,
                     Op::Ior => Opcode::Or,
-                    _ => Opcode::Xor,
+                    Op::Ixor | Op::Ine => Opcode::Xor,
+                    other => unreachable!("{} is not boolean logic", other.name()),
                 };
                 self.alu(op, dst, &[a, b]);
             }

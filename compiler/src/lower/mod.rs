@@ -24,7 +24,7 @@ use crate::vir::VProgram;
 use crate::CompileError;
 use emit::{dest, imm, view, Loc};
 use eu::{FlagReg, Instruction, Opcode, Predicate, RegType};
-use ir::{Block, BlockId, CfNode, Jump, Program, ValueId};
+use ir::{Block, BlockId, CfNode, Jump, Program, ValueId, ValueMap};
 use std::collections::HashMap;
 
 /// A lowered IR value.
@@ -50,7 +50,7 @@ pub(crate) struct Lower<'a> {
     pub(crate) strategy: Strategy,
     /// IR value sizes.
     pub(crate) bits: Vec<u8>,
-    pub(crate) vals: Vec<Option<Val>>,
+    pub(crate) vals: ValueMap<Val>,
     /// Boolean widths (native strategy) or storage widths (others).
     pub(crate) bool_width: Vec<u8>,
     /// Storage of each phi, made on first reference.
@@ -88,7 +88,7 @@ pub fn lower(p: &Program, opts: &CompileOptions) -> Result<VProgram, CompileErro
         simd: opts.simd,
         strategy: opts.strategy,
         bits: p.value_bits(),
-        vals: vec![None; n],
+        vals: ValueMap::with_bound(n),
         bool_width: boolean::bool_widths(p, opts.strategy),
         phi_locs: HashMap::new(),
         phi_copies: HashMap::new(),
@@ -127,7 +127,7 @@ impl<'a> Lower<'a> {
 
     /// The lowered value of `v`.
     pub(crate) fn val(&mut self, v: ValueId) -> Val {
-        match self.vals[v.0 as usize] {
+        match self.vals.get(v).copied() {
             Some(x) => x,
             // A phi read before its block is lowered (a loop-header phi used
             // by a back-edge copy) lives in its own storage.
@@ -173,7 +173,7 @@ impl<'a> Lower<'a> {
     }
 
     pub(crate) fn set(&mut self, v: ValueId, x: Val) {
-        self.vals[v.0 as usize] = Some(x);
+        self.vals.insert(v, x);
     }
 
     /// A fresh vector value of `bits` bits; records it as `id`'s value.

@@ -16,7 +16,7 @@ use super::{Node, Subst};
 use crate::passes::PassCtx;
 use ir::eval::Args;
 use ir::types::mask;
-use ir::{Instr, Op, OpClass, Program};
+use ir::{Instr, Op, OpClass, Program, ValueMap};
 
 /// Folds constant ALU instructions and constant-condition `bcsel`s; returns
 /// whether the program changed.
@@ -24,7 +24,7 @@ pub fn run(p: &mut Program, _ctx: &PassCtx) -> bool {
     let bound = p.value_bound();
     // The constant each value holds, as (bits, value), once its load_const
     // has been seen; program order visits definitions before uses.
-    let mut consts: Vec<Option<(u8, u64)>> = vec![None; bound];
+    let mut consts: ValueMap<(u8, u64)> = ValueMap::with_bound(bound);
     let mut subst = Subst::new(bound);
     let mut changed = false;
     super::walk_mut(&mut p.body, &mut |node| {
@@ -50,7 +50,7 @@ pub fn run(p: &mut Program, _ctx: &PassCtx) -> bool {
                 }
             }
             if let (Op::LoadConst, Some(d)) = (i.op, i.dest) {
-                consts[d.id.0 as usize] = Some((d.bits, i.imm & mask(d.bits)));
+                consts.insert(d.id, (d.bits, i.imm & mask(d.bits)));
             }
             true
         });
@@ -69,7 +69,7 @@ enum Fold {
     Copy(ir::ValueId),
 }
 
-fn fold(i: &Instr, consts: &[Option<(u8, u64)>]) -> Fold {
+fn fold(i: &Instr, consts: &ValueMap<(u8, u64)>) -> Fold {
     let info = i.op.info();
     let (Some(eval), Some(dest)) = (info.eval, i.dest) else {
         return Fold::Keep;
@@ -77,7 +77,7 @@ fn fold(i: &Instr, consts: &[Option<(u8, u64)>]) -> Fold {
     if info.class != OpClass::Alu || i.srcs.is_empty() || i.srcs.len() > 4 {
         return Fold::Keep;
     }
-    let known = |v: ir::ValueId| consts.get(v.0 as usize).copied().flatten();
+    let known = |v: ir::ValueId| consts.get(v).copied();
     let mut args = Args {
         bits: dest.bits,
         ..Args::default()
@@ -104,7 +104,7 @@ fn fold(i: &Instr, consts: &[Option<(u8, u64)>]) -> Fold {
 mod tests {
     use super::super::testing::{check, check_corpus, ctx, interpret, Outcome};
     use ir::eval::Args;
-    use ir::{print_program, validate, Builder, Jump, Op, SlotType};
+    use ir::{print_program, validate, Builder, Jump, Op, SlotType, ValueMap};
 
     #[test]
     fn folds_integer_ops_at_every_size() {
@@ -537,11 +537,11 @@ impl main {
         // Specialized to one invocation, every ALU op left with constant
         // sources is one whose evaluation is undefined.
         for (what, p) in specialized {
-            let mut consts: Vec<Option<(u8, u64)>> = vec![None; p.value_bound()];
+            let mut consts: ValueMap<(u8, u64)> = ValueMap::with_bound(p.value_bound());
             p.for_each_block(&mut |b| {
                 for i in &b.instrs {
                     let srcs: Option<Vec<(u8, u64)>> =
-                        i.srcs.iter().map(|s| consts[s.0 as usize]).collect();
+                        i.srcs.iter().map(|s| consts.get(*s).copied()).collect();
                     if let (Some(eval), Some(srcs), Some(d)) = (i.op.info().eval, srcs, i.dest) {
                         let mut args = Args {
                             bits: d.bits,
@@ -558,7 +558,7 @@ impl main {
                         );
                     }
                     if let (Op::LoadConst, Some(d)) = (i.op, i.dest) {
-                        consts[d.id.0 as usize] = Some((d.bits, i.imm));
+                        consts.insert(d.id, (d.bits, i.imm));
                     }
                 }
             });

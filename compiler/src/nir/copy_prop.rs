@@ -22,7 +22,7 @@
 use super::{Node, Subst};
 use crate::passes::PassCtx;
 use ir::cfg::Cfg;
-use ir::{Instr, Op, Program, ValueId};
+use ir::{Instr, Op, Program, ValueId, ValueMap};
 
 /// Removes copies by rewriting their uses; returns whether the program
 /// changed.
@@ -53,7 +53,7 @@ fn round(p: &mut Program) -> bool {
         }
     });
     // For each fneg, its (rewritten) source.
-    let mut fneg_of: Vec<Option<ValueId>> = vec![None; bound];
+    let mut fneg_of: ValueMap<ValueId> = ValueMap::with_bound(bound);
     let mut subst = Subst::new(bound);
     let mut found = false;
     super::walk_mut(&mut p.body, &mut |node| {
@@ -85,7 +85,7 @@ fn round(p: &mut Program) -> bool {
                 return true;
             };
             if i.op == Op::Fneg {
-                fneg_of[dest.id.0 as usize] = Some(i.srcs[0]);
+                fneg_of.insert(dest.id, i.srcs[0]);
             }
             match copy_source(i, &bits, &fneg_of) {
                 Some(src) => {
@@ -102,14 +102,14 @@ fn round(p: &mut Program) -> bool {
 }
 
 /// The value an instruction is a bit-exact copy of, if it is one.
-fn copy_source(i: &Instr, bits: &[u8], fneg_of: &[Option<ValueId>]) -> Option<ValueId> {
+fn copy_source(i: &Instr, bits: &[u8], fneg_of: &ValueMap<ValueId>) -> Option<ValueId> {
     let dest = i.dest?;
     let s = &i.srcs;
     match i.op {
         Op::I2i | Op::U2u if bits.get(s[0].0 as usize) == Some(&dest.bits) => Some(s[0]),
         Op::Bcsel if s[1] == s[2] => Some(s[1]),
         Op::Iand | Op::Ior if s[0] == s[1] => Some(s[0]),
-        Op::Fneg => fneg_of.get(s[0].0 as usize).copied().flatten(),
+        Op::Fneg => fneg_of.get(s[0]).copied(),
         _ => None,
     }
 }

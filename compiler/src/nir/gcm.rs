@@ -27,7 +27,7 @@
 use crate::bugs::Bug;
 use crate::passes::PassCtx;
 use ir::cfg::Cfg;
-use ir::{Instr, Program, ValueId};
+use ir::{Instr, Program, ValueId, ValueMap};
 
 /// Hoists loop-invariant speculatable instructions; returns whether the
 /// program changed.
@@ -67,15 +67,15 @@ pub fn run(p: &mut Program, ctx: &PassCtx) -> bool {
     if moves.is_empty() {
         return false;
     }
-    let mut target: Vec<Option<usize>> = vec![None; bound];
+    let mut target: ValueMap<usize> = ValueMap::with_bound(bound);
     for &(v, to) in &moves {
-        target[v.0 as usize] = Some(to);
+        target.insert(v, to);
     }
-    let mut taken: Vec<Option<Instr>> = vec![None; bound];
+    let mut taken: ValueMap<Instr> = ValueMap::with_bound(bound);
     p.for_each_block_mut(&mut |b| {
         b.instrs.retain(|i| match i.dest {
-            Some(d) if target[d.id.0 as usize].is_some() => {
-                taken[d.id.0 as usize] = Some(i.clone());
+            Some(d) if target.contains(d.id) => {
+                taken.insert(d.id, i.clone());
                 false
             }
             _ => true,
@@ -85,8 +85,7 @@ pub fn run(p: &mut Program, ctx: &PassCtx) -> bool {
         let bi = cfg.index(b.id).expect("every block is in the CFG");
         for &(v, to) in &moves {
             if to == bi {
-                b.instrs
-                    .push(taken[v.0 as usize].take().expect("taken once"));
+                b.instrs.push(taken.remove(v).expect("taken once"));
             }
         }
     });

@@ -18,14 +18,14 @@ pub mod peephole_select;
 #[cfg(test)]
 mod testing;
 
-use ir::{Block, CfNode, Def, Instr, Op, Program, ValueId};
+use ir::{Block, CfNode, Def, Instr, Op, Program, ValueId, ValueMap};
 
 /// Value substitutions: uses of `from` become uses of `to`.
 ///
 /// Chains are followed (`a -> b`, `b -> c` rewrites `a` to `c`). Callers only
 /// map a value to one whose definition dominates it, so there are no cycles.
 pub(crate) struct Subst {
-    to: Vec<Option<ValueId>>,
+    to: ValueMap<ValueId>,
     any: bool,
 }
 
@@ -33,7 +33,7 @@ impl Subst {
     /// An empty table for values below `bound`.
     pub(crate) fn new(bound: usize) -> Subst {
         Subst {
-            to: vec![None; bound],
+            to: ValueMap::with_bound(bound),
             any: false,
         }
     }
@@ -41,13 +41,13 @@ impl Subst {
     /// Records that uses of `from` become uses of `to`.
     pub(crate) fn set(&mut self, from: ValueId, to: ValueId) {
         debug_assert_ne!(from, to, "a value cannot replace itself");
-        self.to[from.0 as usize] = Some(to);
+        self.to.insert(from, to);
         self.any = true;
     }
 
     /// What a use of `v` becomes.
     pub(crate) fn resolve(&self, mut v: ValueId) -> ValueId {
-        while let Some(Some(next)) = self.to.get(v.0 as usize) {
+        while let Some(next) = self.to.get(v) {
             v = *next;
         }
         v
@@ -90,7 +90,7 @@ impl Subst {
 /// The definitions seen so far by a walk in program order, and new
 /// instructions with fresh value ids (numbered from the program's bound).
 pub(crate) struct Defs {
-    defs: Vec<Option<Instr>>,
+    defs: ValueMap<Instr>,
     bits: Vec<u8>,
     next: u32,
 }
@@ -100,7 +100,7 @@ impl Defs {
     pub(crate) fn new(p: &Program) -> Defs {
         let bound = p.value_bound();
         Defs {
-            defs: vec![None; bound],
+            defs: ValueMap::with_bound(bound),
             bits: p.value_bits(),
             next: bound as u32,
         }
@@ -108,7 +108,7 @@ impl Defs {
 
     /// The instruction defining `v`, once the walk has recorded it.
     pub(crate) fn def(&self, v: ValueId) -> Option<&Instr> {
-        self.defs.get(v.0 as usize).and_then(Option::as_ref)
+        self.defs.get(v)
     }
 
     /// The size of `v` (0 for an unknown value).
@@ -120,11 +120,10 @@ impl Defs {
     pub(crate) fn record(&mut self, i: &Instr) {
         if let Some(d) = i.dest {
             let k = d.id.0 as usize;
-            if self.defs.len() <= k {
-                self.defs.resize(k + 1, None);
+            if self.bits.len() <= k {
                 self.bits.resize(k + 1, 0);
             }
-            self.defs[k] = Some(i.clone());
+            self.defs.insert(d.id, i.clone());
             self.bits[k] = d.bits;
         }
     }
