@@ -166,20 +166,6 @@ pub fn regs_of(bytes: (u32, u32)) -> (u32, u32) {
     (bytes.0 / GRF_BYTES, (bytes.1 - 1) / GRF_BYTES)
 }
 
-/// Instructions that end a basic block or start one.
-pub fn is_control_flow(op: Opcode) -> bool {
-    matches!(
-        op,
-        Opcode::If
-            | Opcode::Else
-            | Opcode::Endif
-            | Opcode::While
-            | Opcode::Break
-            | Opcode::Cont
-            | Opcode::Halt
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,6 +1,8 @@
 //! `eu`: a model of the Intel Gfx11 (Ice Lake) execution unit, Align1 only.
 //!
-//! * [`isa`]: instructions and operands; [`types`]: register data types.
+//! * [`isa`]: instructions and operands; [`opcode`]: the opcode table
+//!   (every opcode's facts, rendered to OPCODES.md); [`types`]: register
+//!   data types.
 //! * [`asm`]: Mesa-disassembler-style text (print and parse, exact round trip).
 //! * [`cf`]: structured control-flow analysis and the JIP/UIP helper.
 //! * [`validate()`]: hardware rules (EU-MODEL §3) with stable rule names.
@@ -15,6 +17,7 @@ pub mod asm;
 pub mod cf;
 pub mod fp;
 pub mod isa;
+pub mod opcode;
 mod run;
 pub mod sim;
 pub mod types;
@@ -23,6 +26,7 @@ pub mod validate;
 pub use asm::{parse_program, parse_program_named, print_instruction, print_program, ParseError};
 pub use cf::resolve_control_flow;
 pub use isa::*;
+pub use opcode::{OpcodeClass, OpcodeInfo, OPCODES};
 pub use run::{format_outputs, run_asm, AsmRun, AsmRunError};
 pub use sim::{run, Dispatch, RunResult, SimConfig, SimError, SimFault, Stats, Stored};
 pub use types::RegType;

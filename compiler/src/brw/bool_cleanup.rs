@@ -173,7 +173,7 @@ fn producer(i: &Instruction) -> Option<Producer> {
         let l = size.min(4);
         return Some((offs.iter().map(|&o| (o, l)).collect(), vec![]));
     }
-    let logic = matches!(i.op, Opcode::And | Opcode::Or | Opcode::Xor | Opcode::Not);
+    let logic = i.op.is_logic();
     let select = i.op == Opcode::Sel && i.pred.is_some();
     if !(logic || select || i.op == Opcode::Mov) || !i.dst.ty.is_int() || !matches!(size, 2 | 4) {
         return None;

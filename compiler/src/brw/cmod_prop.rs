@@ -218,27 +218,15 @@ fn within_cmp_result(p: &Instruction, x: &Src, exec: u8) -> bool {
         .all(|(&d, &s)| s >= d && s + x.ty.size() <= d + defined)
 }
 
+/// Whether producer `p` can take the folded cmod: the hardware allows a
+/// cmod on it (the opcode table) and the cmod would be a flag write, not
+/// part of the operation (SEL, CMP, CSEL); and, the pass's policy as in
+/// brw, an integer MUL is left alone (its flag reflects the untruncated
+/// product).
 fn can_take_cmod(p: &Instruction) -> bool {
-    let ok_op = match p.op {
-        Opcode::Add
-        | Opcode::And
-        | Opcode::Asr
-        | Opcode::Avg
-        | Opcode::Frc
-        | Opcode::Lzd
-        | Opcode::Mad
-        | Opcode::Mov
-        | Opcode::Not
-        | Opcode::Or
-        | Opcode::Rndd
-        | Opcode::Rnde
-        | Opcode::Rndz
-        | Opcode::Shl
-        | Opcode::Shr
-        | Opcode::Xor => true,
-        Opcode::Mul => p.dst.ty.is_float(),
-        _ => false,
-    };
+    let ok_op = p.op.can_take_cmod()
+        && !p.op.has(eu::opcode::facts::CMOD_DECIDES)
+        && (p.op != Opcode::Mul || p.dst.ty.is_float());
     ok_op
         && !p
             .srcs

@@ -360,14 +360,11 @@ pub fn regions_for(offsets: &[u32], size: u32) -> Vec<(u32, u32, Region)> {
     out
 }
 
-/// Opcodes whose two sources may be swapped without changing the result
-/// (SEL only as min/max, MAD only its multiplicands, not handled here).
+/// Whether `i`'s two sources may be swapped without changing the result:
+/// a commutative opcode (the opcode table), or a SEL used as min/max (MAD's
+/// multiplicands are not handled here).
 pub fn is_commutative(i: &Instruction) -> bool {
-    match i.op {
-        Opcode::Add | Opcode::Mul | Opcode::And | Opcode::Or | Opcode::Xor | Opcode::Avg => true,
-        Opcode::Sel => i.pred.is_none() && i.cmod.is_some(),
-        _ => false,
-    }
+    i.op.is_commutative() || (i.op == Opcode::Sel && i.pred.is_none() && i.cmod.is_some())
 }
 
 #[cfg(test)]

@@ -77,20 +77,11 @@ fn can_change_types(s: &Instruction) -> bool {
         }
 }
 
+/// Whether `s` can take the saturate: the hardware allows `.sat` on it
+/// (the opcode table), and, the pass's policy, it computes floats (a
+/// float clamp means nothing to an integer-only opcode).
 fn can_do_saturate(s: &Instruction) -> bool {
-    matches!(
-        s.op,
-        Opcode::Mov
-            | Opcode::Sel
-            | Opcode::Add
-            | Opcode::Mul
-            | Opcode::Mad
-            | Opcode::Frc
-            | Opcode::Rndd
-            | Opcode::Rnde
-            | Opcode::Rndz
-            | Opcode::Csel
-    )
+    s.op.can_saturate() && !s.op.has(eu::opcode::facts::INT_ONLY)
 }
 
 /// Negates a source: the modifier for a register, the sign bit for a float

@@ -6,6 +6,7 @@ use super::num::SplitMix;
 use super::{Dispatch, FaultKind, SimConfig, Stored};
 use crate::abi;
 use crate::isa::{Message, Opcode, PredMode, ALL_OPCODES};
+use crate::opcode::OpcodeClass;
 
 /// Why a thread stopped early.
 pub(crate) enum Stop {
@@ -214,15 +215,16 @@ impl<'a> Machine<'a> {
                 back_from = back;
                 continue;
             }
-            match d.op {
-                Opcode::Send => {
+            match d.op.info().class {
+                OpcodeClass::Send => {
                     self.send(d).map_err(|k| Stop::Fault(ip, k))?;
                     if d.eot {
                         return Ok(());
                     }
                 }
-                Opcode::Nop => {}
-                _ => self.alu(d),
+                OpcodeClass::Nop => {}
+                OpcodeClass::Alu => self.alu(d),
+                OpcodeClass::ControlFlow => unreachable!("control flow is handled above"),
             }
             ip += 1;
         }

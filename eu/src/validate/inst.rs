@@ -3,63 +3,8 @@
 use super::region;
 use super::Sink;
 use crate::isa::{CondMod, Instruction, MachineConfig, Message, Opcode, PredMode, SrcKind};
+use crate::opcode::facts;
 use crate::types::RegType;
-
-/// Opcodes that accept a flag-writing (or, for SEL/CSEL, selecting) cmod.
-fn can_do_cmod(op: Opcode) -> bool {
-    use Opcode::*;
-    matches!(
-        op,
-        Mov | Sel
-            | Not
-            | And
-            | Or
-            | Xor
-            | Shl
-            | Shr
-            | Asr
-            | Cmp
-            | Cmpn
-            | Add
-            | Avg
-            | Mul
-            | Mad
-            | Frc
-            | Rndd
-            | Rnde
-            | Rndz
-            | Lzd
-            | Csel
-    )
-}
-
-/// Opcodes that accept `.sat` (Mesa `can_do_saturate`).
-fn can_do_sat(op: Opcode) -> bool {
-    use Opcode::*;
-    matches!(
-        op,
-        Mov | Sel
-            | Add
-            | Avg
-            | Mul
-            | Mad
-            | Frc
-            | Rndd
-            | Rnde
-            | Rndz
-            | Shl
-            | Shr
-            | Asr
-            | Csel
-            | Math
-    )
-}
-
-/// Opcodes that take no source modifiers.
-fn no_src_mods(op: Opcode) -> bool {
-    use Opcode::*;
-    matches!(op, Bfe | Bfi1 | Bfi2 | Bfrev | Cbit | Fbh | Fbl)
-}
 
 fn is_dword_int(t: RegType) -> bool {
     matches!(t, RegType::D | RegType::UD)
@@ -194,7 +139,7 @@ pub(crate) fn check(i: &Instruction, cfg: &MachineConfig, s: &mut Sink<'_>) {
     }
     // Conditional modifier and saturate.
     if let Some(c) = i.cmod {
-        if !can_do_cmod(op) {
+        if !op.can_take_cmod() {
             s.err(
                 "cmod-not-allowed",
                 format!("{} takes no conditional modifier", op.name()),
@@ -208,7 +153,7 @@ pub(crate) fn check(i: &Instruction, cfg: &MachineConfig, s: &mut Sink<'_>) {
             );
         }
     }
-    if i.sat && !can_do_sat(op) {
+    if i.sat && !op.can_saturate() {
         s.err("sat-not-allowed", format!("{} cannot saturate", op.name()));
     }
     if op.is_cf() && i.we_all {
@@ -303,7 +248,7 @@ fn check_alu(i: &Instruction, cfg: &MachineConfig, s: &mut Sink<'_>) {
             }
         }
         if (src.neg || src.abs) && !src.is_imm() {
-            if no_src_mods(op) {
+            if op.has(facts::NO_SRC_MODS) {
                 s.err(
                     "src-modifier-not-allowed",
                     format!("{} takes no source modifiers", op.name()),
@@ -364,29 +309,21 @@ fn check_types(i: &Instruction, s: &mut Sink<'_>) {
     }
     let bad =
         |s: &mut Sink<'_>, what: &str| s.err("type-not-supported", format!("{} {what}", op.name()));
-    match op {
-        Opcode::Mad | Opcode::Frc | Opcode::Rndd | Opcode::Rnde | Opcode::Rndz
-            if (!all_float || !dst.is_float()) =>
-        {
+    // The operand types the table allows, for opcodes without a rule of
+    // their own below.
+    let own_rule = matches!(op, Opcode::Bfe | Opcode::Bfi1 | Opcode::Bfi2 | Opcode::Math);
+    if !own_rule {
+        if op.has(facts::FLOAT_ONLY) && (!all_float || !dst.is_float()) {
             bad(s, "takes float operands only");
-        }
-        Opcode::Not
-        | Opcode::And
-        | Opcode::Or
-        | Opcode::Xor
-        | Opcode::Shl
-        | Opcode::Shr
-        | Opcode::Asr
-        | Opcode::Avg
-            if (!all_int || !dst.is_int()) =>
-        {
-            bad(s, "takes integer operands only");
-        }
-        Opcode::Lzd | Opcode::Fbh | Opcode::Fbl | Opcode::Cbit | Opcode::Bfrev
-            if (!tys.iter().all(|&t| is_dword_int(t)) || !is_dword_int(dst)) =>
+        } else if op.has(facts::DWORD_ONLY)
+            && (!tys.iter().all(|&t| is_dword_int(t)) || !is_dword_int(dst))
         {
             bad(s, "takes D/UD operands only");
+        } else if op.has(facts::INT_ONLY) && (!all_int || !dst.is_int()) {
+            bad(s, "takes integer operands only");
         }
+    }
+    match op {
         Opcode::Bfe | Opcode::Bfi1 | Opcode::Bfi2
             if (!is_dword_int(dst) || tys.iter().any(|&t| t != dst)) =>
         {

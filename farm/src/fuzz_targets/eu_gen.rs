@@ -17,6 +17,7 @@
 //! instructions write only data registers and f0; loop counters use f1.
 
 use arbitrary::{Result, Unstructured};
+use eu::opcode::facts;
 use eu::{
     abi, CondMod, Dispatch, Dst, FlagReg, Instruction, MachineConfig, MathFn, Message, MsgSize,
     Opcode, PredMode, Predicate, Program, RegType, Region, Src, SrcKind,
@@ -466,21 +467,16 @@ impl Gen<'_, '_> {
     fn alu(&mut self) -> Result<Instruction> {
         let u = &mut *self.u;
         let op = *u.choose(&ALU_OPS[..])?;
-        let ty = match op {
-            Opcode::Bfe | Opcode::Bfi1 | Opcode::Bfi2 | Opcode::Math => {
-                *u.choose(&[RegType::UD, RegType::D])?
-            }
-            Opcode::Mad
-            | Opcode::Csel
-            | Opcode::Frc
-            | Opcode::Rndd
-            | Opcode::Rnde
-            | Opcode::Rndz => *u.choose(&[RegType::F, RegType::HF, RegType::DF])?,
-            _ => {
-                TYPES[u
-                    .int_in_range(0..=TYPES.len() - 1)?
-                    .min(u.int_in_range(0..=10)?)]
-            }
+        // Operand types the opcode table allows (CSEL, which the table
+        // leaves to its own rule, mostly gets floats).
+        let ty = if op.has(facts::DWORD_ONLY) {
+            *u.choose(&[RegType::UD, RegType::D])?
+        } else if op.has(facts::FLOAT_ONLY) || op == Opcode::Csel {
+            *u.choose(&[RegType::F, RegType::HF, RegType::DF])?
+        } else {
+            TYPES[u
+                .int_in_range(0..=TYPES.len() - 1)?
+                .min(u.int_in_range(0..=10)?)]
         };
         let size = ty.size();
         let mut exec = *u.choose(&[1u8, 2, 4, 8, 8, 16, 16, 32])?;
@@ -547,7 +543,7 @@ impl Gen<'_, '_> {
             }
             i.srcs.push(s);
         }
-        if matches!(op, Opcode::Cmp | Opcode::Cmpn | Opcode::Csel) || u.ratio(1, 5)? {
+        if op.has(facts::CMOD_DECIDES) && op != Opcode::Sel || u.ratio(1, 5)? {
             i.cmod = Some(*u.choose(&CMODS)?);
         }
         if (op == Opcode::Sel && i.cmod.is_none()) || u.ratio(1, 6)? {
