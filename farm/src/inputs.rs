@@ -138,3 +138,14 @@ pub fn read_inputs_json(
 
 /// Parses a `--simd` value: 8, 16 or 32.
 pub use oracle::check::parse_simd;
+
+/// The most workers a campaign runs.
+pub const MAX_JOBS: usize = 256;
+
+/// Parses `--jobs`: 1..=[`MAX_JOBS`].
+pub fn parse_jobs(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n @ 1..=MAX_JOBS) => Ok(n),
+        _ => Err(format!("--jobs must be in 1..={MAX_JOBS}, not `{s}`")),
+    }
+}

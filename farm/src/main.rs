@@ -1,13 +1,18 @@
 //! `farm`: the shaderfarm command-line tool.
 //!
 //! Exit codes: 0 on success, 1 when something was found (a mismatch, a
-//! failing verdict), 2 for bad usage or bad input.
+//! failing verdict), 2 for bad usage or bad input, 3 when SIGINT, SIGTERM
+//! or SIGHUP stopped a campaign before it finished (its state is saved;
+//! `--resume` continues it).
 
 mod cmd;
 mod inputs;
 mod output;
 
 use clap::{Parser, Subcommand};
+
+/// The exit code of a campaign stopped by a signal before it finished.
+pub const EXIT_INTERRUPTED: u8 = 3;
 use std::process::ExitCode;
 
 /// Fuzzing and differential testing for an Intel-EU shader compiler model.
@@ -44,6 +49,10 @@ enum Command {
     Selftest(cmd::selftest::Args),
     /// Generate a random case (.sir with its dispatch), or statistics over many.
     Gen(cmd::gen::Args),
+    /// The Vulkan worker: runs jobs from stdin on one device (the farm starts
+    /// it as a child process, so a driver crash costs one case).
+    #[command(hide = true, name = "vk-worker")]
+    VkWorker,
 }
 
 fn main() -> ExitCode {
@@ -71,6 +80,7 @@ fn main() -> ExitCode {
         Command::Merge(a) => cmd::merge::run(a),
         Command::Reduce(a) => cmd::reduce::run(a),
         Command::Corpus(a) => cmd::corpus::run(a),
+        Command::VkWorker => return ExitCode::from(vulkan::worker_main().clamp(0, 255) as u8),
     };
     match result {
         Ok(code) => code,

@@ -245,6 +245,25 @@ fn bad_options_and_directories_are_clear_errors() {
     let o = farm(&["fuzz", "--inject", "nope"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o).contains("unknown bug `nope`"), "{}", text(&o));
+    // Bounds: a clear error naming the option and its limit.
+    for (args, want) in [
+        (
+            &["fuzz", "--jobs", "0"][..],
+            "--jobs must be in 1..=256, not `0`",
+        ),
+        (
+            &["fuzz", "--duration", "999999999999h"][..],
+            "duration `999999999999h` is longer than the limit of 366 days",
+        ),
+        (
+            &["asm", "x.asm", "--lanes", "5000"][..],
+            "5000 is not in 1..=1024",
+        ),
+    ] {
+        let o = farm(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(text(&o).contains(want), "{args:?}: {}", text(&o));
+    }
     let o = farm(&[
         "fuzz",
         "--cases",
@@ -301,9 +320,11 @@ fn bad_options_and_directories_are_clear_errors() {
     );
 }
 
-#[test]
-fn sigint_stops_gracefully_and_the_campaign_resumes() {
-    let d = tmp("sigint");
+/// Starts a campaign on `d`, waits for its first state file, sends it
+/// `signal` and checks that it stopped cleanly: exit status 3, the summary,
+/// `stats.json` saying it did not finish; then resumes it to the end.
+fn signal_stops_gracefully_and_the_campaign_resumes(name: &str, signal: &str) {
+    let d = tmp(name);
     let child = Command::new(env!("CARGO_BIN_EXE_farm"))
         .args([
             "fuzz",
@@ -322,18 +343,42 @@ fn sigint_stops_gracefully_and_the_campaign_resumes() {
     while !d.join("stats.json").exists() && t.elapsed() < Duration::from_secs(120) {
         std::thread::sleep(Duration::from_millis(50));
     }
+    // A second campaign on the same directory is refused while this one runs.
+    let o = farm(&[
+        "fuzz",
+        "--cases",
+        "10",
+        "--quiet",
+        "--resume",
+        "--out",
+        d.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o).contains(&format!(
+            "another farm process is running a campaign in {} (it holds {}/.farm.lock)",
+            d.display(),
+            d.display()
+        )),
+        "{}",
+        text(&o)
+    );
     let status = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
+        .args([signal, &child.id().to_string()])
         .status()
         .unwrap();
     assert!(status.success());
     let out = child.wait_with_output().unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert_eq!(out.status.code(), Some(3), "{stdout}");
     assert!(
         stdout.contains("interrupted: resume with --resume"),
         "{stdout}"
     );
+    let stats = |d: &Path| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(d.join("stats.json")).unwrap()).unwrap()
+    };
+    assert_eq!(stats(&d)["finished"], serde_json::Value::Bool(false));
     let done = stats_cases(&d);
     assert!(done > 0 && done < 100000);
     // The checkpoint written on the way out lets the campaign continue.
@@ -351,4 +396,15 @@ fn sigint_stops_gracefully_and_the_campaign_resumes() {
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert_eq!(stats_cases(&d), done + 20);
+    assert_eq!(stats(&d)["finished"], serde_json::Value::Bool(true));
+}
+
+#[test]
+fn sigint_stops_gracefully_and_the_campaign_resumes() {
+    signal_stops_gracefully_and_the_campaign_resumes("sigint", "-INT");
+}
+
+#[test]
+fn sigterm_stops_gracefully_and_the_campaign_resumes() {
+    signal_stops_gracefully_and_the_campaign_resumes("sigterm", "-TERM");
 }

@@ -119,7 +119,7 @@ fn a_crash_between_checkpoints_loses_and_repeats_nothing() {
     for (i, &k) in order.iter().enumerate() {
         collector.take_case(&run_case(&id, &mix, k)).unwrap();
         if i == 25 {
-            writer.write(&collector, 1.0).unwrap();
+            writer.write(&collector, 1.0, false).unwrap();
         }
     }
     drop(collector);
@@ -161,5 +161,33 @@ fn a_stop_request_ends_the_run_and_it_resumes() {
     let s = run(&d, 2, 30, true);
     assert!(!s.interrupted);
     assert_eq!(s.counters.cases, 30);
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn one_process_per_output_directory() {
+    let d = tmp("locked");
+    std::fs::create_dir_all(&d).unwrap();
+    let held = campaign::lock_dir(&d).unwrap();
+    let (id, mix) = campaign();
+    let e = campaign::run(
+        &d,
+        &id,
+        &mix,
+        &limits(1, 5),
+        false,
+        Arc::new(AtomicBool::new(false)),
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "another farm process is running a campaign in {} (it holds {}/.farm.lock); wait for it to end, or choose another --out",
+            d.display(),
+            d.display()
+        )
+    );
+    drop(held);
+    assert_eq!(run(&d, 1, 5, false).counters.cases, 5);
     let _ = std::fs::remove_dir_all(&d);
 }

@@ -7,3 +7,4 @@ pub mod durable;
 pub mod reduce;
 pub mod report;
 pub mod signature;
+pub mod vkrunner;

@@ -94,6 +94,33 @@ pub struct Summary {
 
 pub use crate::is_finding;
 
+/// The lock file that keeps a second process out of a campaign directory.
+pub const LOCK_FILE: &str = ".farm.lock";
+
+/// Takes the campaign directory's lock (an OS file lock on
+/// `DIR/.farm.lock`, released when the returned file is dropped or the
+/// process dies), or says which directory another process holds.
+pub fn lock_dir(out: &Path) -> Result<std::fs::File> {
+    let path = out.join(LOCK_FILE);
+    let f = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .with_context(|| format!("cannot open the lock file {}", path.display()))?;
+    match f.try_lock() {
+        Ok(()) => Ok(f),
+        Err(std::fs::TryLockError::WouldBlock) => bail!(
+            "another farm process is running a campaign in {} (it holds {}); wait for it to end, or choose another --out",
+            out.display(),
+            path.display()
+        ),
+        Err(std::fs::TryLockError::Error(e)) => {
+            Err(e).with_context(|| format!("cannot lock {}", path.display()))
+        }
+    }
+}
+
 /// Runs (or resumes) a campaign into `out`: the worker pool generates and
 /// checks cases, the collector (this thread) takes in their results and the
 /// background reducer's, and the state writer saves the checkpoint and
@@ -109,6 +136,7 @@ pub fn run(
     let findings_dir = out.join("findings");
     std::fs::create_dir_all(&findings_dir)
         .with_context(|| format!("cannot create the output directory {}", out.display()))?;
+    let _lock = lock_dir(out)?;
     let id_path = out.join("campaign.json");
     let ckpt_path = out.join("checkpoint.json");
     let (job_tx, job_rx) = crossbeam_channel::bounded::<reduce::Job>(reduce::QUEUE);
@@ -194,7 +222,7 @@ pub fn run(
             let elapsed = start.elapsed().as_secs_f64();
             if last_write.elapsed() >= limits.checkpoint_every {
                 last_write = Instant::now();
-                if let Err(e) = writer.write(&collector, elapsed) {
+                if let Err(e) = writer.write(&collector, elapsed, false) {
                     fail(e);
                 }
             }
@@ -212,7 +240,8 @@ pub fn run(
             cancel.store(true, Ordering::Relaxed);
         }
         collector.buckets.close();
-        if let Err(e) = writer.write(&collector, start.elapsed().as_secs_f64()) {
+        let finished = !stop.load(Ordering::Relaxed);
+        if let Err(e) = writer.write(&collector, start.elapsed().as_secs_f64(), finished) {
             fail(e);
         }
     });
@@ -229,23 +258,26 @@ pub fn run(
     })
 }
 
-/// Parses `30s`, `10m`, `8h` (or plain seconds).
+/// The longest duration a campaign accepts (a year): a longer one is a
+/// typo, and would overflow the deadline arithmetic.
+pub const MAX_DURATION: Duration = Duration::from_secs(366 * 24 * 3600);
+
+/// Parses a duration: plain seconds (`90`) or number-unit pairs as humantime
+/// reads them (`30s`, `10m`, `90min`, `1h30m`, `1d`, `2h 15m`), up to
+/// [`MAX_DURATION`].
 pub fn parse_duration(s: &str) -> Result<Duration, String> {
-    let (num, unit) = s.trim().split_at(
-        s.trim()
-            .find(|c: char| !c.is_ascii_digit())
-            .unwrap_or(s.trim().len()),
-    );
-    let n: u64 = num
-        .parse()
-        .map_err(|_| format!("bad duration `{s}` (expected e.g. 30s, 10m, 8h)"))?;
-    let secs = match unit {
-        "" | "s" => n,
-        "m" => n * 60,
-        "h" => n * 3600,
-        _ => return Err(format!("bad duration `{s}` (expected e.g. 30s, 10m, 8h)")),
+    let t = s.trim();
+    let d = match t.parse::<u64>() {
+        Ok(secs) => Duration::from_secs(secs),
+        Err(_) => humantime::parse_duration(t)
+            .map_err(|e| format!("bad duration `{s}` ({e}; expected e.g. 30s, 10m, 1h30m, 1d)"))?,
     };
-    Ok(Duration::from_secs(secs))
+    if d > MAX_DURATION {
+        return Err(format!(
+            "duration `{s}` is longer than the limit of 366 days"
+        ));
+    }
+    Ok(d)
 }
 
 /// Parses `I/N`.
@@ -268,7 +300,22 @@ mod tests {
         assert_eq!(parse_duration("30s"), Ok(Duration::from_secs(30)));
         assert_eq!(parse_duration("10m"), Ok(Duration::from_secs(600)));
         assert_eq!(parse_duration("8h"), Ok(Duration::from_secs(28800)));
-        assert!(parse_duration("8x").is_err());
+        assert_eq!(parse_duration("90"), Ok(Duration::from_secs(90)));
+        assert_eq!(parse_duration("1h30m"), Ok(Duration::from_secs(5400)));
+        assert_eq!(parse_duration("90min"), Ok(Duration::from_secs(5400)));
+        assert_eq!(parse_duration("1d"), Ok(Duration::from_secs(86400)));
+        assert_eq!(parse_duration("2h 15m"), Ok(Duration::from_secs(8100)));
+        assert!(parse_duration("8x")
+            .unwrap_err()
+            .starts_with("bad duration `8x` ("));
+        assert_eq!(
+            parse_duration("100000000000000000000h"),
+            Err("bad duration `100000000000000000000h` (number is too large or cannot be represented without a lack of precision (values below 1ns are not supported); expected e.g. 30s, 10m, 1h30m, 1d)".into())
+        );
+        assert_eq!(
+            parse_duration("400d"),
+            Err("duration `400d` is longer than the limit of 366 days".into())
+        );
         assert_eq!(parse_shard("2/4"), Ok((2, 4)));
         assert!(parse_shard("4/4").is_err());
         assert!(parse_shard("1").is_err());

@@ -35,13 +35,15 @@ impl StateWriter {
     }
 
     /// Writes the bucket index, `stats.json` and `checkpoint.json`, this run
-    /// having lasted `elapsed` seconds.
-    pub fn write(&self, c: &Collector, elapsed: f64) -> Result<()> {
+    /// having lasted `elapsed` seconds; `finished` when the run ended by
+    /// itself (case limit, duration, search done), not by a stop request.
+    pub fn write(&self, c: &Collector, elapsed: f64, finished: bool) -> Result<()> {
         c.buckets.save()?;
         let ckpt = &c.checkpoint;
         let total_elapsed = ckpt.elapsed_before + elapsed;
         let rate = self.rate(c, elapsed);
         let s = StatsFile {
+            finished,
             elapsed_s: total_elapsed,
             cases_per_s: ckpt.counters.cases as f64 / total_elapsed.max(1e-9),
             config_runs_per_s: rate,

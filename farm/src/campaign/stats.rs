@@ -60,6 +60,10 @@ impl Checkpoint {
 /// `stats.json`.
 #[derive(Clone, Debug, Serialize)]
 pub struct StatsFile<'a> {
+    /// Whether the last run ended by itself (its case limit or duration
+    /// reached, or the search done); false while it runs and when SIGINT or
+    /// SIGTERM stopped it.
+    pub finished: bool,
     /// Seconds of work over all runs of the campaign.
     pub elapsed_s: f64,
     /// Cases per second.

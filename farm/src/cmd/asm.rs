@@ -12,8 +12,8 @@ use std::process::ExitCode;
 pub struct Args {
     /// The .asm file (Mesa disassembler syntax; see eu/ISA.md and eu/ABI.md).
     file: PathBuf,
-    /// Number of invocations.
-    #[arg(long, default_value_t = 16)]
+    /// Number of invocations (1..=1024).
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=ir::dispatch::MAX_INVOCATIONS as i64))]
     lanes: u32,
     /// Thread width.
     #[arg(long, default_value_t = 16, value_parser = crate::inputs::parse_simd)]

@@ -20,8 +20,8 @@ pub struct Args {
     /// Stop after this many cases of this shard (across resumes).
     #[arg(long)]
     cases: Option<u64>,
-    /// Workers (default: all cores).
-    #[arg(long)]
+    /// Workers, 1..=256 (default: all cores).
+    #[arg(long, value_parser = crate::inputs::parse_jobs)]
     jobs: Option<usize>,
     /// Output directory (findings/, stats.json, checkpoint.json).
     #[arg(long, default_value = "farm-out")]
@@ -95,7 +95,8 @@ pub fn run(a: Args) -> Result<ExitCode> {
     };
     let stop = Arc::new(AtomicBool::new(false));
     let handler_stop = stop.clone();
-    // A second SIGINT handler (tests calling this twice) is not an error.
+    // SIGINT, SIGTERM (Slurm, Kubernetes) and SIGHUP all stop the campaign
+    // cleanly. A second handler (tests calling this twice) is not an error.
     let _ = ctrlc::set_handler(move || handler_stop.store(true, Ordering::Relaxed));
     let s = campaign::run(&a.out, &id, &mix, &limits, a.resume, stop)?;
     let c = &s.counters;
@@ -120,7 +121,9 @@ pub fn run(a: Args) -> Result<ExitCode> {
         ));
     }
     emit(&text)?;
-    Ok(if s.findings.is_empty() {
+    Ok(if s.interrupted {
+        ExitCode::from(crate::EXIT_INTERRUPTED)
+    } else if s.findings.is_empty() {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)

@@ -19,7 +19,7 @@ pub struct Args {
     #[arg(long, default_value = "60s", value_parser = campaign::parse_duration)]
     per_bug: std::time::Duration,
     /// Workers per bug (default: all cores).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::inputs::parse_jobs)]
     jobs: Option<usize>,
     /// Only these bugs (default: every injectable bug).
     #[arg(long, value_parser = |s: &str| BugSet::parse(s))]
