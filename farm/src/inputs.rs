@@ -149,3 +149,17 @@ pub fn parse_jobs(s: &str) -> Result<usize, String> {
         _ => Err(format!("--jobs must be in 1..={MAX_JOBS}, not `{s}`")),
     }
 }
+
+/// Parses a `// config: --strategy S --simd W --passes P [--inject B]`
+/// first line (as in `corpus/bugs/*.sir`, `corpus/regressions/*.sir` and
+/// reduced findings) over `base`; `None` if the text has no such line.
+pub fn config_line(text: &str, base: &oracle::Config) -> Result<Option<oracle::Config>, String> {
+    let Some(rest) = text
+        .lines()
+        .next()
+        .and_then(|l| l.trim().strip_prefix("// config:"))
+    else {
+        return Ok(None);
+    };
+    base.with_options(rest).map(Some)
+}

@@ -22,7 +22,10 @@ use oracle::Verdict;
 /// opposed to a generator problem or a legitimate limit.
 pub fn is_finding(v: &Verdict) -> bool {
     match v {
-        Verdict::Pass | Verdict::InvalidCase(_) | Verdict::CompilerLimit(_) => false,
+        Verdict::Pass
+        | Verdict::InvalidCase(_)
+        | Verdict::CompilerLimit(_)
+        | Verdict::Unsupported(_) => false,
         Verdict::Timeout { stage } => *stage == oracle::Budget::Sim,
         _ => true,
     }

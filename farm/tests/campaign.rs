@@ -78,11 +78,43 @@ fn injected_bug_is_found_and_reproduced() {
     assert!(!f.is_empty());
     for (sig, _) in &f {
         assert!(sig.starts_with("mismatch-lowering-"), "{sig}");
-        let r = farm(&["repro", d.join("findings").join(sig).to_str().unwrap()]);
+        let dir = d.join("findings").join(sig);
+        let r = farm(&["repro", dir.to_str().unwrap()]);
         assert_eq!(r.status.code(), Some(1), "{}", text(&r));
-        assert!(text(&r).contains("reproduced"), "{}", text(&r));
+        assert!(
+            text(&r).contains(&format!("reproduced ({sig})")),
+            "{}",
+            text(&r)
+        );
         assert!(text(&r).contains("culprit: lowering"), "{}", text(&r));
+        let j: serde_json::Value =
+            serde_json::from_slice(&farm(&["repro", dir.to_str().unwrap(), "--json"]).stdout)
+                .unwrap();
+        assert_eq!(
+            (j["signature"].as_str(), j["recorded"].as_str()),
+            (Some(sig.as_str()), Some(sig.as_str()))
+        );
     }
+    // With the bug gone from its config the finding no longer fails: exit 0.
+    let (sig, _) = &f[0];
+    let dir = d.join("findings").join(sig);
+    let cfg = dir.join("config.json");
+    let mut c: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&cfg).unwrap()).unwrap();
+    c["inject"] = serde_json::json!("none");
+    std::fs::write(&cfg, c.to_string()).unwrap();
+    let r = farm(&["repro", dir.to_str().unwrap()]);
+    assert_eq!(r.status.code(), Some(0), "{}", text(&r));
+    assert!(
+        text(&r).contains("fixed: it no longer fails"),
+        "{}",
+        text(&r)
+    );
+    // A config that does not parse is bad input: exit 2.
+    std::fs::write(&cfg, "{\"strategy\": 3}").unwrap();
+    let r = farm(&["repro", dir.to_str().unwrap()]);
+    assert_eq!(r.status.code(), Some(2), "{}", text(&r));
+    assert!(text(&r).contains("config.json:1:"), "{}", text(&r));
 }
 
 #[test]
@@ -156,11 +188,105 @@ fn one_and_two_jobs_agree_and_shards_merge_to_one_run() {
     ]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     assert!(
-        text(&o).starts_with("merged 2 campaigns: 80 cases"),
+        text(&o).starts_with("merged 2 directories (shards 0,1 of 2): 80 cases"),
         "{}",
         text(&o)
     );
     assert_eq!(findings(&m), fa);
+    // The merged directory is a complete campaign: the same bucket index
+    // (hits, first cases, first-seen runs, in the unsharded numbering),
+    // counters and checkpoint as the unsharded run, and every reduction.
+    let json = |p: PathBuf| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
+    };
+    let strip = |mut v: serde_json::Value| {
+        for b in v["buckets"].as_object_mut().unwrap().values_mut() {
+            b.as_object_mut().unwrap().remove("reduced");
+        }
+        v
+    };
+    assert_eq!(
+        strip(json(m.join("buckets.json"))),
+        strip(json(a.join("buckets.json")))
+    );
+    let (cm, ca) = (
+        json(m.join("checkpoint.json")),
+        json(a.join("checkpoint.json")),
+    );
+    assert_eq!(
+        (&cm["watermark"], &cm["counters"]),
+        (&ca["watermark"], &ca["counters"])
+    );
+    for (sig, _) in &fa {
+        assert!(
+            m.join("findings")
+                .join(sig)
+                .join("reduced/report.md")
+                .is_file(),
+            "{sig}"
+        );
+    }
+    let id = json(m.join("campaign.json"));
+    assert_eq!(id["merged"], serde_json::json!([0, 1]));
+    // ... so it merges again, but not with a shard it already holds.
+    let (again, other) = (tmp("merged-again"), tmp("other-seed"));
+    let o = farm(&[
+        "merge",
+        "--out",
+        again.to_str().unwrap(),
+        m.to_str().unwrap(),
+        s1.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o).contains(&format!(
+            "shard 1/2 is in both {} and {}",
+            m.display(),
+            s1.display()
+        )),
+        "{}",
+        text(&o)
+    );
+    let o = farm(&[
+        "merge",
+        "--out",
+        again.to_str().unwrap(),
+        m.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert_eq!(findings(&again), fa);
+    // Shards of another campaign are refused, naming the difference.
+    farm(&[
+        "fuzz",
+        "--cases",
+        "4",
+        "--quiet",
+        "--inject",
+        BUG,
+        "--seed",
+        "8",
+        "--shard",
+        "1/2",
+        "--out",
+        other.to_str().unwrap(),
+    ]);
+    let o = farm(&[
+        "merge",
+        "--out",
+        tmp("refused").to_str().unwrap(),
+        s0.to_str().unwrap(),
+        other.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o).contains(&format!(
+            "{} is from another campaign than {} (seed: 7 vs 8)",
+            other.display(),
+            s0.display()
+        )),
+        "{}",
+        text(&o)
+    );
 }
 
 #[test]
@@ -314,7 +440,29 @@ fn bad_options_and_directories_are_clear_errors() {
     ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        text(&o).contains("--resume: the options differ"),
+        text(&o).contains("--resume: the options differ from the campaign in")
+            && text(&o).contains("campaign.json: seed: 0 vs 9)"),
+        "{}",
+        text(&o)
+    );
+    // A generator knob beyond its bound is an error naming it.
+    let cfg = d.join("big.json");
+    std::fs::write(&cfg, r#"{"max_inputs": 100000}"#).unwrap();
+    let o = farm(&[
+        "fuzz",
+        "--cases",
+        "1",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--out",
+        tmp("bigcfg").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o).contains(&format!(
+            "{}: max_inputs must be in 0..=64, not 100000",
+            cfg.display()
+        )),
         "{}",
         text(&o)
     );

@@ -176,3 +176,58 @@ fn asm_runs_and_reports_rules() {
         stderr(&o)
     );
 }
+
+#[test]
+fn run_and_compile_take_the_files_config_line_and_speak_json() {
+    // corpus/bugs cases inject their own bug in their config line, so
+    // `farm run` on one fails as documented.
+    let o = farm(&["run", "corpus/bugs/bool16-zero-extend.sir"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(
+        stdout(&o).starts_with(
+            "--strategy bool16 --simd 8 --passes all --inject bool16-zero-extend: mismatch in 2 lane/slot pairs"
+        ),
+        "{}",
+        stdout(&o)
+    );
+    // An option given on the command line wins over the file's line.
+    let o = farm(&[
+        "run",
+        "corpus/bugs/bool16-zero-extend.sir",
+        "--inject",
+        "none",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(j["config"], "--strategy bool16 --simd 8 --passes all");
+    assert_eq!(j["kind"], "pass");
+    let o = farm(&["run", "corpus/bugs/bool16-zero-extend.sir", "--json"]);
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        (j["kind"].as_str(), j["culprit"].as_str()),
+        (Some("mismatch"), Some("lowering"))
+    );
+    assert_eq!(j["diffs"].as_array().unwrap().len(), 2);
+    let o = farm(&["compile", "corpus/shift16.sir", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(j["ok"], true);
+    assert_eq!(
+        j["instructions"].as_u64().unwrap(),
+        j["assembly"]
+            .as_str()
+            .unwrap()
+            .lines()
+            .filter(|l| !l.ends_with(':'))
+            .count() as u64
+    );
+    // A case with undefined behaviour cannot be judged: exit 2.
+    let ub = tmp(
+        "ub.sir",
+        "shader: ub\ndecl_output 0 i32\nimpl main {\n\tblock b0:\n\t32 %0 = load_const (0x00000001)\n\t32 %1 = load_const (0x00000000)\n\t32 %2 = udiv %0, %1\n\t@store_output (%2) (slot=0)\n}\n",
+    );
+    let o = farm(&["run", &ub]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    assert!(stdout(&o).contains("invalid case"), "{}", stdout(&o));
+}

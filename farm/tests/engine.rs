@@ -32,6 +32,8 @@ fn campaign() -> (CampaignId, Mix) {
         simd: vec![8, 16, 32],
         inject: BUG.into(),
         generator: generator::Config::default(),
+        version: CampaignId::current_version(),
+        merged: vec![],
     };
     let mix = Mix {
         strategies: Strategy::ALL.to_vec(),
@@ -189,5 +191,170 @@ fn one_process_per_output_directory() {
     );
     drop(held);
     assert_eq!(run(&d, 1, 5, false).counters.cases, 5);
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// A finished campaign of 30 cases with findings, in `d`.
+fn finished(d: &Path) -> campaign::Summary {
+    let s = run(d, 2, 30, false);
+    assert!(!s.findings.is_empty());
+    s
+}
+
+#[test]
+fn a_resume_without_buckets_json_rebuilds_the_index_and_ends() {
+    let d = tmp("nobuckets");
+    let first = finished(&d);
+    std::fs::remove_file(d.join("buckets.json")).unwrap();
+    // Before the fix this re-queued the same reductions forever.
+    let s = run(&d, 2, 30, true);
+    assert_eq!(s.findings, first.findings);
+    assert_eq!(s.notes.len(), first.findings.len(), "{:?}", s.notes);
+    assert!(
+        s.notes
+            .iter()
+            .all(|n| n.starts_with("bucket index: ") && n.ends_with(")")),
+        "{:?}",
+        s.notes
+    );
+    let index = triage::signature::BucketIndex::load(&d).unwrap();
+    assert_eq!(
+        index.buckets.keys().cloned().collect::<Vec<_>>(),
+        first.findings
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn a_stale_index_takes_the_findings_first_cases() {
+    let d = tmp("stale");
+    finished(&d);
+    // An index older than the findings: every first case shifted.
+    let mut index = triage::signature::BucketIndex::load(&d).unwrap();
+    let (sig, truth) = {
+        let (s, b) = index.buckets.iter_mut().next().unwrap();
+        let truth = b.first_case;
+        b.first_case += 1000;
+        b.reduced = false;
+        (s.clone(), truth)
+    };
+    index.save(&d).unwrap();
+    let s = run(&d, 1, 30, true);
+    assert!(
+        s.notes.contains(&format!(
+            "bucket index: {sig}: first case {} in the index, {truth} on disk; the finding wins",
+            truth + 1000
+        )),
+        "{:?}",
+        s.notes
+    );
+    let index = triage::signature::BucketIndex::load(&d).unwrap();
+    assert_eq!(index.buckets[&sig].first_case, truth);
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn a_missing_or_inconsistent_checkpoint_is_refused() {
+    let d = tmp("badckpt");
+    finished(&d);
+    let ck = d.join("checkpoint.json");
+    let good = std::fs::read_to_string(&ck).unwrap();
+    std::fs::remove_file(&ck).unwrap();
+    let (id, mix) = campaign();
+    let go = || {
+        campaign::run(
+            &d,
+            &id,
+            &mix,
+            &limits(1, 30),
+            true,
+            Arc::new(AtomicBool::new(false)),
+        )
+        .unwrap_err()
+        .to_string()
+    };
+    assert_eq!(
+        go(),
+        format!(
+            "{} holds findings but no checkpoint.json, so it is not known which cases were run: restore {}, or resume into a fresh --out (the findings stay where they are)",
+            d.display(),
+            ck.display()
+        )
+    );
+    let mut c: serde_json::Value = serde_json::from_str(&good).unwrap();
+    c["counters"]["cases"] = serde_json::json!(29);
+    std::fs::write(&ck, c.to_string()).unwrap();
+    assert_eq!(
+        go(),
+        format!(
+            "{} contradicts itself (it counts 29 cases but marks 30 as done); it was damaged or edited: restore it, or start over with another --out",
+            ck.display()
+        )
+    );
+    std::fs::write(&ck, &good).unwrap();
+    assert_eq!(run(&d, 1, 30, true).counters.cases, 30);
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn damaged_findings_are_quarantined_once_and_the_campaign_goes_on() {
+    let d = tmp("damaged");
+    let first = finished(&d);
+    let f = d.join("findings");
+    std::fs::remove_file(f.join(&first.findings[0]).join("config.json")).unwrap();
+    std::fs::write(f.join("stray-file"), "not a finding").unwrap();
+    let s = run(&d, 1, 30, true);
+    let q = d.join("quarantine");
+    assert_eq!(
+        s.notes[..2],
+        [
+            format!(
+                "quarantined: {} (config.json is missing) moved to {}",
+                f.join(&first.findings[0]).display(),
+                q.join(&first.findings[0]).display()
+            ),
+            format!(
+                "quarantined: {} (it is not a directory) moved to {}",
+                f.join("stray-file").display(),
+                q.join("stray-file").display()
+            ),
+        ]
+    );
+    assert_eq!(s.findings, first.findings[1..]);
+    // The next resume has nothing left to repair.
+    let s = run(&d, 1, 30, true);
+    assert!(
+        s.notes.iter().all(|n| !n.starts_with("quarantined")),
+        "{:?}",
+        s.notes
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn failed_reductions_are_retried_on_resume() {
+    let d = tmp("retry");
+    let first = finished(&d);
+    // As a reducer that ran out of disk leaves it: no reduced/, an error.
+    let sig = &first.findings[0];
+    let _ = std::fs::remove_dir_all(d.join("findings").join(sig).join("reduced"));
+    let mut index = triage::signature::BucketIndex::load(&d).unwrap();
+    let b = index.buckets.get_mut(sig).unwrap();
+    b.reduced = false;
+    b.reduce_error = Some("cannot write reduced.sir: No space left on device".into());
+    index.save(&d).unwrap();
+    let s = run(&d, 1, 30, true);
+    assert!(s.failed_reductions.is_empty(), "{:?}", s.failed_reductions);
+    let index = triage::signature::BucketIndex::load(&d).unwrap();
+    assert_eq!(
+        (index.buckets[sig].reduced, &index.buckets[sig].reduce_error),
+        (true, &None)
+    );
+    assert!(d
+        .join("findings")
+        .join(sig)
+        .join("reduced")
+        .join("report.md")
+        .is_file());
     let _ = std::fs::remove_dir_all(&d);
 }

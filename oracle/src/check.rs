@@ -134,6 +134,25 @@ pub enum Verdict {
     },
     /// The program has undefined behaviour (the generator's fault, not the compiler's).
     InvalidCase(String),
+    /// A driver target cannot run the case as the comparison needs (a
+    /// missing device feature, too many invocations, another subgroup
+    /// layout): not a finding.
+    Unsupported(String),
+    /// The SPIR-V export failed: a bug in our exporter, not in the driver.
+    ExportError(String),
+    /// The driver refused the module (shader module or pipeline creation
+    /// failed).
+    DriverCompileFail {
+        /// The driver's error.
+        message: String,
+    },
+    /// The dispatch did not finish within its time limit.
+    DriverTimeout,
+    /// The driver crashed the worker process or lost the device.
+    DriverCrash {
+        /// How (signal, exit status, device lost).
+        detail: String,
+    },
 }
 
 impl Verdict {
@@ -149,6 +168,11 @@ impl Verdict {
             Verdict::SimFault(_) => "sim-fault",
             Verdict::Timeout { .. } => "timeout",
             Verdict::InvalidCase(_) => "invalid-case",
+            Verdict::Unsupported(_) => "unsupported",
+            Verdict::ExportError(_) => "export-error",
+            Verdict::DriverCompileFail { .. } => "driver-compile-fail",
+            Verdict::DriverTimeout => "driver-timeout",
+            Verdict::DriverCrash { .. } => "driver-crash",
         }
     }
 }
@@ -177,6 +201,13 @@ impl fmt::Display for Verdict {
             Verdict::SimFault(m) => write!(f, "simulator fault: {m}"),
             Verdict::Timeout { stage } => write!(f, "timeout in {stage}"),
             Verdict::InvalidCase(m) => write!(f, "invalid case: {m}"),
+            Verdict::Unsupported(m) => write!(f, "unsupported on this device: {m}"),
+            Verdict::ExportError(m) => write!(f, "SPIR-V export failed: {m}"),
+            Verdict::DriverCompileFail { message } => {
+                write!(f, "the driver failed to compile the module: {message}")
+            }
+            Verdict::DriverTimeout => write!(f, "the dispatch timed out"),
+            Verdict::DriverCrash { detail } => write!(f, "the driver crashed: {detail}"),
         }
     }
 }

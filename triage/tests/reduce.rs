@@ -26,6 +26,7 @@ fn corpus_bug(name: &str) -> (Case, Config) {
             "--strategy" => strategy = pair[1].parse().unwrap(),
             "--simd" => simd = pair[1].parse().unwrap(),
             "--passes" => passes = PassSet::parse(pair[1]).unwrap(),
+            "--inject" => assert_eq!(pair[1], name, "{name}'s config line injects its own bug"),
             other => panic!("unknown option {other} in {name}"),
         }
     }

@@ -13,7 +13,7 @@ use anyhow::{anyhow, Result};
 use crossbeam_channel::{Sender, TrySendError};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use triage::signature::{BucketIndex, Recorded};
+use triage::signature::{Bucket, BucketIndex, Recorded};
 
 /// The bucket index and the reduction queue.
 pub struct Buckets {
@@ -25,20 +25,103 @@ pub struct Buckets {
 }
 
 impl Buckets {
-    /// Loads `dir/buckets.json` (empty unless resuming) and queues onto `jobs`.
+    /// Loads `dir/buckets.json` (empty unless resuming) and queues onto
+    /// `jobs`. On a resume, reductions that failed are retried (call
+    /// [`Buckets::reconcile`] next).
     pub fn open(dir: &Path, resume: bool, jobs: Sender<Job>) -> Result<Buckets> {
         let index = if resume {
             BucketIndex::load(dir).map_err(|e| anyhow!("{e}"))?
         } else {
             BucketIndex::default()
         };
-        Ok(Buckets {
+        let mut b = Buckets {
             index,
             dir: dir.to_path_buf(),
             findings: dir.join("findings"),
             queued: BTreeSet::new(),
             jobs: Some(jobs),
-        })
+        };
+        if resume {
+            // Failed reductions are retried.
+            for bucket in b.index.buckets.values_mut() {
+                bucket.reduce_error = None;
+            }
+        }
+        Ok(b)
+    }
+
+    /// Makes the index agree with the findings on disk, which are the
+    /// truth: an index that is missing or older than the findings (written
+    /// before a finding appeared or was replaced by a lower case) would
+    /// otherwise queue a reduction whose result never matches its bucket,
+    /// forever. A finding without a bucket gets one (its `hits` and
+    /// `first_seen` are then lower bounds: 1 and the first run its case
+    /// could have had); a bucket whose first case differs from its
+    /// finding's takes the finding's; a bucket with no finding goes.
+    /// Returns one line per change.
+    pub fn reconcile(&mut self) -> Vec<String> {
+        let mut notes = Vec::new();
+        let on_disk: Vec<(String, u64)> = findings::list(&self.findings)
+            .into_iter()
+            .filter_map(|sig| {
+                let idx = findings::existing_index(&self.findings.join(&sig))?;
+                Some((sig, idx))
+            })
+            .collect();
+        for (sig, idx) in &on_disk {
+            let reduced = self.findings.join(sig).join("reduced").is_dir();
+            match self.index.buckets.get_mut(sig) {
+                None => {
+                    self.index.buckets.insert(
+                        sig.clone(),
+                        Bucket {
+                            first_case: *idx,
+                            hits: 1,
+                            first_seen: idx + 1,
+                            reduced,
+                            reduce_error: None,
+                        },
+                    );
+                    notes.push(format!("{sig}: rebuilt from its finding (case {idx})"));
+                }
+                Some(b) if b.first_case != *idx => {
+                    notes.push(format!(
+                        "{sig}: first case {} in the index, {idx} on disk; the finding wins",
+                        b.first_case
+                    ));
+                    b.first_case = *idx;
+                    b.reduced = reduced;
+                    b.reduce_error = None;
+                }
+                Some(b) => b.reduced = reduced,
+            }
+        }
+        let gone: Vec<String> = self
+            .index
+            .buckets
+            .keys()
+            .filter(|s| !on_disk.iter().any(|(d, _)| d == *s))
+            .cloned()
+            .collect();
+        for sig in gone {
+            self.index.buckets.remove(&sig);
+            notes.push(format!("{sig}: no finding on disk; dropped from the index"));
+        }
+        notes
+    }
+
+    /// The index itself.
+    pub fn into_index(self) -> BucketIndex {
+        self.index
+    }
+
+    /// Buckets whose last reduction failed, with why.
+    pub fn failed_reductions(&self) -> Vec<(String, String)> {
+        self.index
+            .buckets
+            .iter()
+            .filter_map(|(s, b)| b.reduce_error.clone().map(|e| (s.clone(), e)))
+            .collect()
     }
 
     /// Marks local case `local` as counted; false if it already was (a case

@@ -130,6 +130,65 @@ pub enum Stored {
     Kept,
 }
 
+/// Why a finding directory cannot be used.
+fn damage(dir: &Path) -> Option<String> {
+    if !dir.is_dir() {
+        return Some("it is not a directory".into());
+    }
+    for name in ["case.sir", "config.json", "verdict.json"] {
+        if !dir.join(name).is_file() {
+            return Some(format!("{name} is missing"));
+        }
+    }
+    let text = std::fs::read_to_string(dir.join("config.json")).ok()?;
+    match serde_json::from_str::<FindingConfig>(&text) {
+        Ok(_) => None,
+        Err(e) => Some(format!("config.json is not a finding's config ({e})")),
+    }
+}
+
+/// Moves every damaged entry of `root` (a file where a finding directory
+/// should be, a finding without its case, config or verdict, or with a
+/// config that does not parse) to `DIR/quarantine/`, so it stops the
+/// campaign on no restart. Returns one line per entry moved.
+pub fn quarantine_damaged(root: &Path) -> Result<Vec<String>> {
+    let Ok(rd) = std::fs::read_dir(root) else {
+        return Ok(vec![]);
+    };
+    let mut entries: Vec<PathBuf> = rd
+        .filter_map(|e| e.ok())
+        .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+        .map(|e| e.path())
+        .collect();
+    entries.sort();
+    let qdir = root.parent().unwrap_or(root).join("quarantine");
+    let mut moved = Vec::new();
+    for path in entries {
+        let Some(why) = damage(&path) else { continue };
+        std::fs::create_dir_all(&qdir)
+            .with_context(|| format!("cannot create {}", qdir.display()))?;
+        let name = path
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        let mut dest = qdir.join(&name);
+        let mut k = 1;
+        while dest.exists() {
+            dest = qdir.join(format!("{name}.{k}"));
+            k += 1;
+        }
+        std::fs::rename(&path, &dest)
+            .with_context(|| format!("cannot move {} to {}", path.display(), dest.display()))?;
+        moved.push(format!(
+            "{} ({why}) moved to {}",
+            path.display(),
+            dest.display()
+        ));
+    }
+    Ok(moved)
+}
+
 /// Stores a finding unless one with the same signature and a lower case
 /// index is already there.
 pub fn store(root: &Path, f: &Finding) -> Result<Stored> {
@@ -167,7 +226,10 @@ pub fn list(root: &Path) -> Vec<String> {
     let mut v: Vec<String> = std::fs::read_dir(root)
         .map(|rd| {
             rd.filter_map(|e| e.ok())
-                .filter(|e| e.path().is_dir() && !e.file_name().to_string_lossy().starts_with('.'))
+                .filter(|e| {
+                    e.path().join("config.json").is_file()
+                        && !e.file_name().to_string_lossy().starts_with('.')
+                })
                 .map(|e| e.file_name().to_string_lossy().into_owned())
                 .collect()
         })

@@ -14,6 +14,7 @@ pub mod buckets;
 pub mod case;
 pub mod collector;
 pub mod findings;
+pub mod merge;
 pub mod mix;
 pub mod pool;
 pub mod reduce;
@@ -21,7 +22,7 @@ pub mod selftest;
 pub mod state;
 pub mod stats;
 
-use crate::durable::{read_json, write_json};
+use crate::durable::{read_json, write_atomic, write_json};
 use anyhow::{bail, Context, Result};
 use buckets::Buckets;
 pub use case::{case_seed, run_case, CaseResult};
@@ -55,6 +56,35 @@ pub struct CampaignId {
     pub inject: String,
     /// Generator config.
     pub generator: generator::Config,
+    /// The farm version that ran it (campaigns of different versions may
+    /// generate different cases, so they are not resumed or merged together).
+    #[serde(default)]
+    pub version: String,
+    /// For a merged directory: every shard it holds (empty for one shard).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub merged: Vec<u64>,
+}
+
+impl CampaignId {
+    /// This farm's version, as campaigns record it.
+    pub fn current_version() -> String {
+        env!("CARGO_PKG_VERSION").to_string()
+    }
+
+    /// Config-runs per case under this campaign's mix.
+    pub fn runs_per_case(&self) -> u64 {
+        let sets = if self.passes == "mix" { 2 } else { 1 };
+        self.strategies.len() as u64 * sets
+    }
+
+    /// The shards this directory holds.
+    pub fn shard_set(&self) -> Vec<u64> {
+        if self.merged.is_empty() {
+            vec![self.shard]
+        } else {
+            self.merged.clone()
+        }
+    }
 }
 
 /// How long and how wide to run.
@@ -82,6 +112,14 @@ impl RunLimits {
 /// The result of a campaign run.
 #[derive(Clone, Debug)]
 pub struct Summary {
+    /// On `--resume`: the first case not done when the run started.
+    pub resumed_at: Option<u64>,
+    /// What a resume had to repair (quarantined findings, a rebuilt bucket
+    /// index), one line each.
+    pub notes: Vec<String>,
+    /// Buckets whose reduction failed in this run, with why (retried on
+    /// `--resume`).
+    pub failed_reductions: Vec<(String, String)>,
     /// Counters over the whole campaign (all runs).
     pub counters: Counters,
     /// Every finding's signature in the campaign directory.
@@ -93,6 +131,84 @@ pub struct Summary {
 }
 
 pub use crate::is_finding;
+
+/// The live display on a terminal: a bar with elapsed and remaining time
+/// when `--cases` or `--duration` bounds the run (over cases, else over
+/// seconds), a spinner otherwise; the message is the progress line.
+fn progress_bar(limits: &RunLimits, cases_done: u64) -> indicatif::ProgressBar {
+    use indicatif::{ProgressBar, ProgressStyle};
+    let bar = |len: u64, unit: &str| {
+        let pb = ProgressBar::new(len);
+        let style = ProgressStyle::with_template(&format!(
+            "[{{bar:30}}] {{pos}}/{{len}} {unit}, {{elapsed_precise}} elapsed, {{eta_precise}} left\n{{msg}}"
+        ))
+        .expect("a valid template")
+        .progress_chars("=> ");
+        pb.set_style(style);
+        pb
+    };
+    let pb = match (limits.cases, limits.duration) {
+        (Some(n), _) => {
+            let pb = bar(n, "cases");
+            pb.set_position(cases_done.min(n));
+            pb.reset_eta();
+            pb
+        }
+        (None, Some(d)) => bar(d.as_secs(), "s"),
+        (None, None) => ProgressBar::new_spinner(),
+    };
+    pb.enable_steady_tick(Duration::from_millis(200));
+    pb
+}
+
+/// Loads the checkpoint of a campaign being resumed: it must exist when the
+/// campaign has findings (a silent restart from case 0 would count them
+/// again), and its numbers must agree with each other.
+fn resume_checkpoint(out: &Path, path: &Path) -> Result<Checkpoint> {
+    let Some(c) = read_json::<Checkpoint>(path)? else {
+        if findings::list(&out.join("findings")).is_empty() {
+            return Ok(Checkpoint::default());
+        }
+        bail!(
+            "{} holds findings but no checkpoint.json, so it is not known which cases were run: restore {}, or resume into a fresh --out (the findings stay where they are)",
+            out.display(),
+            path.display()
+        );
+    };
+    let k = &c.counters;
+    let problem = if k.cases != c.watermark + c.done_above.len() as u64 {
+        Some(format!(
+            "it counts {} cases but marks {} as done",
+            k.cases,
+            c.watermark + c.done_above.len() as u64
+        ))
+    } else if c.done_above.first().is_some_and(|&f| f <= c.watermark) {
+        Some("a case above the watermark is at or below it".to_string())
+    } else if k.verdicts.values().sum::<u64>() != k.config_runs {
+        Some(format!(
+            "its verdicts add up to {} config-runs, not {}",
+            k.verdicts.values().sum::<u64>(),
+            k.config_runs
+        ))
+    } else if k
+        .per_strategy
+        .values()
+        .flat_map(|m| m.values())
+        .sum::<u64>()
+        != k.config_runs
+    {
+        Some("its per-strategy counts do not add up to its config-runs".to_string())
+    } else {
+        None
+    };
+    match problem {
+        Some(p) => bail!(
+            "{} contradicts itself ({p}); it was damaged or edited: restore it, or start over with another --out",
+            path.display()
+        ),
+        None => Ok(c),
+    }
+}
 
 /// The lock file that keeps a second process out of a campaign directory.
 pub const LOCK_FILE: &str = ".farm.lock";
@@ -147,16 +263,48 @@ pub fn run(
             out.display(),
             old.seed
         ),
-        Some(old) if old != *id => bail!("--resume: the options differ from the campaign in {} ({})", out.display(), id_path.display()),
+        Some(old) if old != *id => bail!(
+            "--resume: the options differ from the campaign in {} ({}: {})",
+            out.display(),
+            id_path.display(),
+            merge::first_difference(
+                &serde_json::to_value(&old)?,
+                &serde_json::to_value(id)?
+            )
+        ),
         Some(_) => (
-            read_json(&ckpt_path)?.unwrap_or_default(),
+            resume_checkpoint(out, &ckpt_path)?,
             Buckets::open(out, true, job_tx)?,
         ),
         None => {
+            // The empty checkpoint first, so a campaign with findings
+            // always has one (a missing one then means damage).
+            write_atomic(&ckpt_path, (serde_json::to_string(&Checkpoint::default())? + "\n").as_bytes())?;
             write_json(&id_path, id)?;
             (Checkpoint::default(), Buckets::open(out, false, job_tx)?)
         }
     };
+    let mut notes = Vec::new();
+    let mut buckets = buckets;
+    if resume {
+        notes.extend(
+            findings::quarantine_damaged(&findings_dir)?
+                .into_iter()
+                .map(|m| format!("quarantined: {m}")),
+        );
+        notes.extend(
+            buckets
+                .reconcile()
+                .into_iter()
+                .map(|m| format!("bucket index: {m}")),
+        );
+    }
+    if !limits.quiet {
+        for n in &notes {
+            eprintln!("{n}");
+        }
+    }
+    let resumed_at = resume.then_some(ckpt.watermark);
     let start = Instant::now();
     let done_at_start = ckpt.clone();
     let cursor = Cursor {
@@ -169,11 +317,8 @@ pub fn run(
     let writer = StateWriter::new(out, limits.jobs, ckpt.counters.config_runs);
     let mut collector = Collector::new(out, buckets, ckpt);
     let (tx, rx) = crossbeam_channel::bounded::<CaseResult>(limits.jobs * 4);
-    let progress = (!limits.quiet && limits.tty).then(|| {
-        let pb = indicatif::ProgressBar::new_spinner();
-        pb.enable_steady_tick(Duration::from_millis(200));
-        pb
-    });
+    let cases_at_start = collector.checkpoint.counters.cases;
+    let progress = (!limits.quiet && limits.tty).then(|| progress_bar(limits, cases_at_start));
     let cancel = Arc::new(AtomicBool::new(false));
     let (mut last_write, mut last_line) = (Instant::now(), Instant::now());
     let mut result: Result<()> = Ok(());
@@ -228,6 +373,12 @@ pub fn run(
             }
             let line = || collector.progress_line(writer.rate(&collector, elapsed), searching);
             if let Some(pb) = &progress {
+                // A bar over the case limit, else over the duration.
+                match (limits.cases, limits.duration) {
+                    (Some(_), _) => pb.set_position(collector.checkpoint.counters.cases),
+                    (None, Some(_)) => pb.set_position(elapsed as u64),
+                    (None, None) => {}
+                }
                 pb.set_message(line());
             } else if !limits.quiet && last_line.elapsed() >= Duration::from_secs(10) {
                 last_line = Instant::now();
@@ -251,6 +402,9 @@ pub fn run(
     result?;
     let elapsed = start.elapsed().as_secs_f64();
     Ok(Summary {
+        resumed_at,
+        notes,
+        failed_reductions: collector.buckets.failed_reductions(),
         config_runs_per_s: writer.rate(&collector, elapsed),
         findings: findings::list(&findings_dir),
         counters: collector.checkpoint.counters,

@@ -2,40 +2,56 @@
 
 use crate::inputs::read_case;
 use crate::output::emit;
-use anyhow::Result;
+use anyhow::{Context, Result};
 use compiler::{BugSet, PassSet, Strategy};
 use oracle::{Capture, Session, StageProgram};
 use std::fmt::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-/// The compile configuration options shared by `compile` and `run`.
+/// The compile configuration options shared by `compile` and `run`. An
+/// option not given takes the case file's `// config:` line's value, else
+/// the default (bool32, SIMD16, all passes, nothing injected).
 #[derive(clap::Args, Clone)]
 pub struct ConfigArgs {
     /// Boolean strategy: bool32, bool16, native or flag.
-    #[arg(long, default_value = "bool32", value_parser = |s: &str| s.parse::<Strategy>())]
-    pub strategy: Strategy,
+    #[arg(long, value_parser = |s: &str| s.parse::<Strategy>())]
+    pub strategy: Option<Strategy>,
     /// SIMD width.
-    #[arg(long, default_value_t = 16, value_parser = crate::inputs::parse_simd)]
-    pub simd: u32,
+    #[arg(long, value_parser = crate::inputs::parse_simd)]
+    pub simd: Option<u32>,
     /// Passes: all, none, a list (cse,dce), or all,-NAME.
-    #[arg(long, default_value = "all", value_parser = |s: &str| PassSet::parse(s))]
-    pub passes: PassSet,
+    #[arg(long, value_parser = |s: &str| PassSet::parse(s))]
+    pub passes: Option<PassSet>,
     /// Injected bugs (see compiler/BUGS.md): NAME[,NAME].
-    #[arg(long, default_value = "none", value_parser = |s: &str| BugSet::parse(s))]
-    pub inject: BugSet,
+    #[arg(long, value_parser = |s: &str| BugSet::parse(s))]
+    pub inject: Option<BugSet>,
 }
 
 impl ConfigArgs {
-    /// The oracle's config.
-    pub fn config(&self) -> oracle::Config {
-        oracle::Config {
-            strategy: self.strategy,
-            simd: self.simd,
-            passes: self.passes.clone(),
-            bugs: self.inject,
+    /// The oracle's config for the case read from `file`: the options given,
+    /// over the file's `// config:` line, over the defaults.
+    pub fn config(&self, file: &Path) -> Result<oracle::Config> {
+        let base = oracle::Config::new(Strategy::Bool32, 16, PassSet::all());
+        let text = std::fs::read_to_string(file)
+            .with_context(|| format!("cannot read {}", file.display()))?;
+        let mut c = crate::inputs::config_line(&text, &base)
+            .map_err(|e| anyhow::anyhow!("{}:1: {e}", file.display()))?
+            .unwrap_or(base);
+        if let Some(s) = self.strategy {
+            c.strategy = s;
         }
+        if let Some(w) = self.simd {
+            c.simd = w;
+        }
+        if let Some(p) = &self.passes {
+            c.passes = p.clone();
+        }
+        if let Some(b) = self.inject {
+            c.bugs = b;
+        }
+        Ok(c)
     }
 }
 
@@ -49,6 +65,10 @@ pub struct Args {
     /// Print the program after every stage that changed it.
     #[arg(long)]
     dump_passes: bool,
+    /// Print the result as JSON (for scripts): the assembly and statistics,
+    /// or the failure.
+    #[arg(long)]
+    json: bool,
 }
 
 /// Every stage's program, as `--dump-passes` prints them.
@@ -83,8 +103,32 @@ pub fn run(a: Args) -> Result<ExitCode> {
         Capture::Stages
     };
     let t = Instant::now();
-    let session = Session::run(&case.program, &a.config.config(), capture);
+    let config = a.config.config(&a.file)?;
+    let session = Session::run(&case.program, &config, capture);
     let elapsed = t.elapsed();
+    if a.json {
+        let doc = match &session.result {
+            Ok(c) => serde_json::json!({
+                "config": config.to_string(),
+                "ok": true,
+                "assembly": eu::print_program(&c.program),
+                "instructions": c.stats.instructions,
+                "loops": c.stats.loops,
+                "sends": c.stats.sends,
+                "per_opcode": c.stats.per_opcode,
+                "changed": session.changed().map(|s| s.to_string()).collect::<Vec<_>>(),
+            }),
+            Err(f) => serde_json::json!({
+                "config": config.to_string(),
+                "ok": false,
+                "kind": f.verdict().kind(),
+                "stage": f.stage().to_string(),
+                "error": f.describe(),
+            }),
+        };
+        emit(&(serde_json::to_string_pretty(&doc)? + "\n"))?;
+        return Ok(ExitCode::from(u8::from(session.result.is_err())));
+    }
     let mut out = dump(&session);
     match &session.result {
         Ok(c) => {
@@ -96,7 +140,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
                 out,
                 "// {} SIMD{} shader: {} inst, {} loops, {} sends; compiled in {:.3} ms",
                 case.program.name,
-                a.config.simd,
+                config.simd,
                 s.instructions,
                 s.loops,
                 s.sends,

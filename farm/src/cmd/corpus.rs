@@ -2,7 +2,7 @@
 //! case, `corpus/regressions/<signature>.sir`, which `cargo test` replays
 //! (oracle/tests/regressions.rs).
 
-use crate::cmd::reduce::config_line;
+use crate::inputs::config_line;
 use crate::output::emit;
 use anyhow::{bail, Context, Result};
 use compiler::{PassSet, Strategy};

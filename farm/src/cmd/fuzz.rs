@@ -53,6 +53,9 @@ pub struct Args {
     /// No progress output.
     #[arg(long)]
     quiet: bool,
+    /// Print the summary as JSON (for scripts).
+    #[arg(long)]
+    json: bool,
 }
 
 /// Runs the command.
@@ -69,6 +72,8 @@ pub fn run(a: Args) -> Result<ExitCode> {
         simd: simd.clone(),
         inject: a.inject.to_string(),
         generator,
+        version: CampaignId::current_version(),
+        merged: vec![],
     };
     let mix = Mix {
         strategies,
@@ -99,8 +104,65 @@ pub fn run(a: Args) -> Result<ExitCode> {
     // cleanly. A second handler (tests calling this twice) is not an error.
     let _ = ctrlc::set_handler(move || handler_stop.store(true, Ordering::Relaxed));
     let s = campaign::run(&a.out, &id, &mix, &limits, a.resume, stop)?;
+    let index = triage::signature::BucketIndex::load(&a.out).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let findings_dir = a.out.join("findings");
+    let findings: Vec<serde_json::Value> = s
+        .findings
+        .iter()
+        .map(|sig| {
+            let b = index.buckets.get(sig);
+            let reduced = findings_dir.join(sig).join("reduced");
+            serde_json::json!({
+                "signature": sig,
+                "path": findings_dir.join(sig),
+                "hits": b.map(|b| b.hits),
+                "first_case": b.map(|b| b.first_case),
+                "report": reduced.join("report.md").is_file().then(|| reduced.join("report.md")),
+                "reduce_error": b.and_then(|b| b.reduce_error.clone()),
+            })
+        })
+        .collect();
+    let text = if a.json {
+        let doc = serde_json::json!({
+            "out": a.out,
+            "resumed_at": s.resumed_at,
+            "interrupted": s.interrupted,
+            "cases": s.counters.cases,
+            "config_runs": s.counters.config_runs,
+            "config_runs_per_s": s.config_runs_per_s,
+            "jobs": jobs,
+            "verdicts": s.counters.verdicts,
+            "findings": findings,
+            "notes": s.notes,
+        });
+        serde_json::to_string_pretty(&doc)? + "\n"
+    } else {
+        summary_text(&a.out, &s, jobs, &findings)
+    };
+    emit(&text)?;
+    Ok(if s.interrupted {
+        ExitCode::from(crate::EXIT_INTERRUPTED)
+    } else if s.findings.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// The end-of-run summary: what ran, where the results are, each finding
+/// on a line, and what to run next.
+fn summary_text(
+    out: &std::path::Path,
+    s: &campaign::Summary,
+    jobs: usize,
+    findings: &[serde_json::Value],
+) -> String {
     let c = &s.counters;
-    let mut text = format!(
+    let mut text = String::new();
+    if let Some(k) = s.resumed_at {
+        text.push_str(&format!("resumed at case {k}\n"));
+    }
+    text.push_str(&format!(
         "{} cases, {} config-runs ({:.0} config-runs/s with {jobs} jobs); verdicts: {}\n",
         c.cases,
         c.config_runs,
@@ -110,22 +172,46 @@ pub fn run(a: Args) -> Result<ExitCode> {
             .map(|(k, v)| format!("{k} {v}"))
             .collect::<Vec<_>>()
             .join(", ")
-    );
+    ));
     if s.interrupted {
         text.push_str("interrupted: resume with --resume\n");
     }
-    for f in &s.findings {
+    text.push_str(&format!(
+        "results in {}/ (stats.json, buckets.json, findings/)\n",
+        out.display()
+    ));
+    if findings.is_empty() {
+        text.push_str("no findings\n");
+        return text;
+    }
+    text.push_str(&format!("{} findings:\n", findings.len()));
+    let mut unreduced = None;
+    for f in findings {
+        let path = f["path"].as_str().unwrap_or_default();
+        let state = match (&f["report"], &f["reduce_error"]) {
+            (serde_json::Value::String(r), _) => format!("reduced: {r}"),
+            (_, serde_json::Value::String(e)) => format!("reduction failed: {e}"),
+            _ => {
+                unreduced.get_or_insert(path.to_string());
+                "not reduced yet".to_string()
+            }
+        };
         text.push_str(&format!(
-            "finding: {}\n",
-            a.out.join("findings").join(f).display()
+            "finding: {path} ({} hits, first case {}; {state})\n",
+            f["hits"], f["first_case"]
         ));
     }
-    emit(&text)?;
-    Ok(if s.interrupted {
-        ExitCode::from(crate::EXIT_INTERRUPTED)
-    } else if s.findings.is_empty() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    if !s.failed_reductions.is_empty() {
+        text.push_str(&format!(
+            "{} reductions failed; --resume retries them\n",
+            s.failed_reductions.len()
+        ));
+    }
+    match unreduced {
+        Some(p) => text.push_str(&format!(
+            "next: farm reduce {p}   (or --resume to reduce in the background)\n"
+        )),
+        None => text.push_str("next: read each finding's reduced/report.md\n"),
+    }
+    text
 }

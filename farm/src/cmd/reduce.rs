@@ -41,20 +41,6 @@ pub struct Args {
     max_checks: usize,
 }
 
-/// Parses a `// config: --strategy S --simd W --passes P [--inject B]`
-/// first line (as in `corpus/bugs/*.sir` and `corpus/regressions/*.sir`)
-/// over `base`; `None` if the text has no such line.
-pub fn config_line(text: &str, base: &Config) -> Result<Option<Config>, String> {
-    let Some(rest) = text
-        .lines()
-        .next()
-        .and_then(|l| l.trim().strip_prefix("// config:"))
-    else {
-        return Ok(None);
-    };
-    base.with_options(rest).map(Some)
-}
-
 /// The case, its config and the default output directory.
 fn load(a: &Args) -> Result<(ir::Case, Config, PathBuf, String)> {
     if a.path.is_dir() {
@@ -70,7 +56,7 @@ fn load(a: &Args) -> Result<(ir::Case, Config, PathBuf, String)> {
     let case = read_case(&a.path)?;
     let text = std::fs::read_to_string(&a.path)?;
     let base = Config::new(Strategy::Bool32, 16, PassSet::all());
-    let config = config_line(&text, &base)
+    let config = crate::inputs::config_line(&text, &base)
         .map_err(|e| anyhow::anyhow!("{}:1: {e}", a.path.display()))?
         .unwrap_or(base);
     let stem = a

@@ -3,6 +3,7 @@
 use crate::output::emit;
 use anyhow::{Context, Result};
 use farm::campaign::findings::{FindingConfig, FindingVerdict};
+use oracle::Verdict;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -11,9 +12,14 @@ use std::process::ExitCode;
 pub struct Args {
     /// A finding directory (with case.sir, config.json, verdict.json).
     dir: PathBuf,
+    /// Print the verdict as JSON (for scripts).
+    #[arg(long)]
+    json: bool,
 }
 
-/// Runs the command: exit 1 when the failure reproduces, 0 when it no longer does.
+/// Runs the command: exit 0 only when the finding no longer fails, 1 when it
+/// still fails (with its recorded signature or another one), 2 when its
+/// case or config cannot be read or the case cannot be judged.
 pub fn run(a: Args) -> Result<ExitCode> {
     let case = crate::inputs::read_case(&a.dir.join("case.sir"))?;
     let cfg_path = a.dir.join("config.json");
@@ -26,20 +32,35 @@ pub fn run(a: Args) -> Result<ExitCode> {
         .ok()
         .and_then(|t| serde_json::from_str(&t).ok());
     let v = oracle::check(&case, &config);
-    let mut out = format!("{config}: {v}\n");
-    let trail = oracle::localize(&case, &config);
-    if let Some(c) = trail.culprit() {
-        out.push_str(&format!("culprit: {c}\n"));
-    }
-    match recorded {
-        Some(r) if r.kind == v.kind() => out.push_str(&format!("reproduced ({})\n", r.signature)),
-        Some(r) => out.push_str(&format!("recorded as {}, now {}\n", r.kind, v.kind())),
-        None => {}
-    }
-    emit(&out)?;
-    Ok(if farm::campaign::is_finding(&v) {
-        ExitCode::from(1)
+    let culprit = farm::is_finding(&v)
+        .then(|| oracle::localize(&case, &config).culprit())
+        .flatten();
+    let now = farm::is_finding(&v)
+        .then(|| triage::signature::Signature::from_verdict(&v, culprit, &config).name());
+    let outcome = match (&now, &recorded) {
+        (None, _) => "fixed: it no longer fails".to_string(),
+        (Some(n), Some(r)) if *n == r.signature => format!("reproduced ({n})"),
+        (Some(n), Some(r)) => format!("fails differently: recorded as {}, now {n}", r.signature),
+        (Some(n), None) => format!("fails ({n}); no verdict.json to compare with"),
+    };
+    if a.json {
+        let mut doc = crate::cmd::run::verdict_json(&v, &config.to_string(), culprit);
+        doc["signature"] = serde_json::json!(now);
+        doc["recorded"] = serde_json::json!(recorded.as_ref().map(|r| &r.signature));
+        doc["outcome"] = serde_json::json!(outcome);
+        emit(&(serde_json::to_string_pretty(&doc)? + "\n"))?;
     } else {
-        ExitCode::SUCCESS
+        let mut out = format!("{config}: {v}\n");
+        if let Some(c) = culprit {
+            out.push_str(&format!("culprit: {c}\n"));
+        }
+        out.push_str(&outcome);
+        out.push('\n');
+        emit(&out)?;
+    }
+    Ok(match v {
+        Verdict::InvalidCase(_) | Verdict::Unsupported(_) => ExitCode::from(2),
+        _ if now.is_none() => ExitCode::SUCCESS,
+        _ => ExitCode::from(1),
     })
 }
