@@ -358,3 +358,26 @@ fn failed_reductions_are_retried_on_resume() {
         .is_file());
     let _ = std::fs::remove_dir_all(&d);
 }
+
+#[test]
+fn every_checkpoint_appends_a_history_line() {
+    let d = tmp("history");
+    let (id, mix) = campaign();
+    let mut l = limits(1, 25);
+    l.checkpoint_every = std::time::Duration::ZERO;
+    campaign::run(&d, &id, &mix, &l, false, Arc::new(AtomicBool::new(false))).unwrap();
+    let h = farm::campaign::stats::read_history(&d);
+    assert!(h.len() >= 2, "{} lines", h.len());
+    assert!(h
+        .windows(2)
+        .all(|w| w[0].cases <= w[1].cases && w[0].elapsed_s <= w[1].elapsed_s));
+    let last = h.last().unwrap();
+    assert_eq!((last.cases, last.config_runs), (25, 25 * 8));
+    // A line cut short by a crash is skipped.
+    let path = d.join("stats.jsonl");
+    let mut text = std::fs::read_to_string(&path).unwrap();
+    text.push_str("{\"elapsed_s\": 1.0, \"cas");
+    std::fs::write(&path, text).unwrap();
+    assert_eq!(farm::campaign::stats::read_history(&d).len(), h.len());
+    let _ = std::fs::remove_dir_all(&d);
+}

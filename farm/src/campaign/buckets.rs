@@ -152,6 +152,16 @@ impl Buckets {
         self.index.save(&self.dir).map_err(|e| anyhow!("{e}"))
     }
 
+    /// Buckets in the index.
+    pub fn len(&self) -> usize {
+        self.index.buckets.len()
+    }
+
+    /// Whether the index has no bucket.
+    pub fn is_empty(&self) -> bool {
+        self.index.buckets.is_empty()
+    }
+
     /// Buckets whose finding is reduced.
     pub fn reduced(&self) -> usize {
         self.index.reduced()

@@ -85,12 +85,7 @@ impl Collector {
     /// The progress line: cases, throughput, failing runs, findings.
     pub fn progress_line(&self, config_runs_per_s: f64, searching: bool) -> String {
         let c = &self.checkpoint.counters;
-        let failing: u64 = c
-            .verdicts
-            .iter()
-            .filter(|(k, _)| !matches!(k.as_str(), "pass" | "invalid-case" | "compiler-limit"))
-            .map(|(_, v)| v)
-            .sum();
+        let failing = c.failing_runs();
         format!(
             "cases {}, {:.0} config-runs/s, failing runs {}, findings {} ({} reduced{})",
             c.cases,

@@ -1,16 +1,20 @@
 //! The state writer: `stats.json` and `checkpoint.json`, written together
 //! (the bucket index first, since it must know every case the checkpoint
-//! does) through the durable-write helper.
+//! does) through the durable-write helper, and a line appended to
+//! `stats.jsonl` each time, the campaign's history (a crash can leave a
+//! last line cut short; readers skip a line that does not parse).
 
 use super::collector::Collector;
-use super::stats::StatsFile;
+use super::stats::{HistoryPoint, StatsFile, HISTORY_FILE};
 use crate::durable::{write_atomic, write_json};
-use anyhow::Result;
+use anyhow::{Context, Result};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Writes a campaign's state files.
 pub struct StateWriter {
     stats: PathBuf,
+    history: PathBuf,
     checkpoint: PathBuf,
     jobs: usize,
     /// Config-runs done before this run (for this run's throughput).
@@ -23,6 +27,7 @@ impl StateWriter {
     pub fn new(out: &Path, jobs: usize, runs_before: u64) -> StateWriter {
         StateWriter {
             stats: out.join("stats.json"),
+            history: out.join(HISTORY_FILE),
             checkpoint: out.join("checkpoint.json"),
             jobs,
             runs_before,
@@ -55,6 +60,18 @@ impl StateWriter {
             counters: &ckpt.counters,
         };
         write_json(&self.stats, &s)?;
+        let point = HistoryPoint {
+            elapsed_s: total_elapsed,
+            cases: ckpt.counters.cases,
+            config_runs: ckpt.counters.config_runs,
+            config_runs_per_s: rate,
+            findings: s.findings,
+            buckets: c.buckets.len(),
+            reduced: s.reduced,
+            failing_runs: ckpt.counters.failing_runs(),
+            pass_changed: ckpt.counters.pass_changed.clone(),
+        };
+        append_line(&self.history, &serde_json::to_string(&point)?)?;
         let mut saved = ckpt.clone();
         saved.elapsed_before = total_elapsed;
         write_atomic(
@@ -62,4 +79,16 @@ impl StateWriter {
             (serde_json::to_string(&saved)? + "\n").as_bytes(),
         )
     }
+}
+
+/// Appends `line` and a newline to `path`, durably.
+fn append_line(path: &Path, line: &str) -> Result<()> {
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .with_context(|| format!("cannot open {}", path.display()))?;
+    f.write_all(format!("{line}\n").as_bytes())
+        .and_then(|()| f.sync_data())
+        .with_context(|| format!("cannot append to {}", path.display()))
 }

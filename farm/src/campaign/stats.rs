@@ -25,6 +25,61 @@ pub struct Counters {
     pub oracle_suspect: u64,
 }
 
+impl Counters {
+    /// Config-runs whose verdict is a finding's kind (not pass, invalid
+    /// case, compiler limit or unsupported).
+    pub fn failing_runs(&self) -> u64 {
+        self.verdicts
+            .iter()
+            .filter(|(k, _)| {
+                !matches!(
+                    k.as_str(),
+                    "pass" | "invalid-case" | "compiler-limit" | "unsupported"
+                )
+            })
+            .map(|(_, v)| v)
+            .sum()
+    }
+}
+
+/// The campaign's history file: a JSON line per checkpoint.
+pub const HISTORY_FILE: &str = "stats.jsonl";
+
+/// One line of `stats.jsonl`: the campaign at one checkpoint.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HistoryPoint {
+    /// Seconds of work over all runs of the campaign so far.
+    pub elapsed_s: f64,
+    /// Cases done.
+    pub cases: u64,
+    /// Config-runs done.
+    pub config_runs: u64,
+    /// Config-runs per second in the current run.
+    pub config_runs_per_s: f64,
+    /// Findings on disk.
+    pub findings: usize,
+    /// Buckets in the index.
+    pub buckets: usize,
+    /// Buckets reduced.
+    pub reduced: usize,
+    /// Failing config-runs.
+    pub failing_runs: u64,
+    /// How often each pass changed the program.
+    pub pass_changed: BTreeMap<String, u64>,
+}
+
+/// Reads `stats.jsonl`, skipping lines that do not parse (a crash can cut
+/// the last one short).
+pub fn read_history(dir: &std::path::Path) -> Vec<HistoryPoint> {
+    std::fs::read_to_string(dir.join(HISTORY_FILE))
+        .map(|t| {
+            t.lines()
+                .filter_map(|l| serde_json::from_str(l).ok())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// What `--resume` needs: every case below `watermark` is done, plus those
 /// listed in `done_above`; and the counters of exactly those cases.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
