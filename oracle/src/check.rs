@@ -5,8 +5,11 @@
 //! Comparison rules: integers and booleans bit-exactly; floats bit-exactly
 //! except that two NaNs agree whatever their payloads; a slot must be
 //! written (with the slot type's size) exactly where the oracle writes it.
+//! Against a real driver, [`compare_relaxed`] skips the pairs the spec lets
+//! a driver compute differently (the list is [`crate::relax`]).
 
 use crate::interp::{run, InterpConfig, InterpError, Outputs};
+use crate::relax::{Exclusions, RelaxCounts};
 use crate::session::{Capture, Session};
 use compiler::{BugSet, PassSet, StageId, Strategy};
 use ir::value::{format_value, values_agree};
@@ -251,9 +254,34 @@ pub fn eu_dispatch(p: &Program, d: &Dispatch, simd: u32) -> eu::Dispatch {
 
 /// Compares simulated outputs with the oracle's.
 pub fn compare(expected: &Outputs, got: &eu::RunResult) -> Vec<LaneDiff> {
+    compare_slots(expected, None, got).0
+}
+
+/// Compares a target's outputs with the oracle's, skipping the pairs that
+/// `excluded` (from [`crate::relax::run_relaxed`]) says a conforming driver
+/// may compute differently; also returns how many pairs were skipped, per
+/// relaxation. Every other pair is compared as [`compare`] compares.
+pub fn compare_relaxed(
+    expected: &Outputs,
+    excluded: &Exclusions,
+    got: &eu::RunResult,
+) -> (Vec<LaneDiff>, RelaxCounts) {
+    compare_slots(expected, Some(excluded), got)
+}
+
+fn compare_slots(
+    expected: &Outputs,
+    excluded: Option<&Exclusions>,
+    got: &eu::RunResult,
+) -> (Vec<LaneDiff>, RelaxCounts) {
     let mut diffs = Vec::new();
+    let mut skipped = RelaxCounts::default();
     for inv in 0..expected.invocations {
         for (slot, &ty) in expected.types.iter().enumerate() {
+            if let Some(r) = excluded.and_then(|e| e.get(inv, slot)) {
+                skipped.add(r);
+                continue;
+            }
             let want = expected.get(inv, slot);
             let have = got
                 .outputs
@@ -285,7 +313,7 @@ pub fn compare(expected: &Outputs, got: &eu::RunResult) -> Vec<LaneDiff> {
             }
         }
     }
-    diffs
+    (diffs, skipped)
 }
 
 /// Runs an EU program (the output of `stage`) over a case and compares it
@@ -412,7 +440,42 @@ pub fn check_virtual(case: &Case, config: &Config) -> Verdict {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::relax::Relaxation;
     use compiler::Bug;
+    use ir::SlotType;
+
+    #[test]
+    fn relaxed_comparison_skips_exactly_the_excluded_pairs() {
+        // Two invocations, an i32 and an f32 slot. The device differs in
+        // every pair but (1, f32); (0, i32) and (1, i32) are excluded.
+        let expected = Outputs {
+            types: vec![SlotType::I32, SlotType::F32],
+            invocations: 2,
+            values: vec![Some(1), Some(0x3f80_0000), Some(2), Some(0x7fc0_0000)],
+        };
+        let stored = |bits: u64| Some(eu::Stored { bits, size: 4 });
+        let got = eu::RunResult {
+            outputs: vec![
+                vec![stored(9), stored(0x4000_0000)],
+                vec![stored(9), stored(0xffc0_0001)],
+            ],
+            stats: eu::Stats::default(),
+        };
+        let mut excluded = Exclusions::none(2, 2);
+        excluded.causes[0] = Some(Relaxation::Tangle);
+        excluded.causes[2] = Some(Relaxation::DenormFlush);
+        let (diffs, skipped) = compare_relaxed(&expected, &excluded, &got);
+        assert_eq!(
+            diffs.iter().map(|d| (d.lane, d.slot)).collect::<Vec<_>>(),
+            vec![(0, 1)]
+        );
+        assert_eq!(skipped.total(), 2);
+        assert_eq!(skipped.to_string(), "denorm-flush 1, tangle 1");
+        // Unrelaxed, every differing pair is reported (two NaNs agree).
+        assert_eq!(compare(&expected, &got).len(), 3);
+        let none = Exclusions::none(2, 2);
+        assert_eq!(compare_relaxed(&expected, &none, &got).0.len(), 3);
+    }
 
     #[test]
     fn options_apply_over_a_base() {

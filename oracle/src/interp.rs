@@ -10,7 +10,7 @@
 
 use ir::eval::Args;
 use ir::op::{Op, OpClass};
-use ir::{Block, CfNode, Dispatch, Jump, Program, SlotType};
+use ir::{Block, CfNode, Dispatch, If, Instr, Jump, Loop, Program, SlotType};
 use std::fmt;
 
 /// Interpreter settings.
@@ -103,6 +103,64 @@ pub fn run(
     dispatch: &Dispatch,
     config: &InterpConfig,
 ) -> Result<Outputs, InterpError> {
+    run_hooked(program, dispatch, config, &mut NoHook)
+}
+
+/// The values of the current subgroup, as a [`Hook`] reads them.
+#[derive(Clone, Copy)]
+pub(crate) struct Lanes<'a> {
+    vals: &'a [u64],
+    w: usize,
+}
+
+impl Lanes<'_> {
+    /// The value of `v` in `lane`.
+    pub(crate) fn get(&self, v: ir::ValueId, lane: usize) -> u64 {
+        self.vals[v.0 as usize * self.w + lane]
+    }
+}
+
+/// What a watcher of a run is told, in execution order, for each subgroup
+/// (the relaxed run of `crate::relax` is the one watcher). Every method has
+/// an empty default, so [`run`] (with [`NoHook`]) compiles to the plain
+/// interpreter. Masks are the subgroup's lanes, as the interpreter has them.
+pub(crate) trait Hook {
+    /// A subgroup starts: its first invocation and its lanes.
+    fn subgroup(&mut self, _base: u32, _mask: u32) {}
+    /// A block is entered by `mask` (before its phis); `prev` is each lane's
+    /// previous block, which names the phi sources taken.
+    fn block(&mut self, _b: &Block, _mask: u32, _prev: &[u32; 32]) {}
+    /// An instruction ran in `mask` (its result is in `lanes`).
+    fn instr(&mut self, _lanes: Lanes<'_>, _i: &Instr, _mask: u32) {}
+    /// An `if` is entered by `mask`; the lanes in `taken` run its then-arm.
+    fn if_begin(&mut self, _f: &If, _mask: u32, _taken: u32) {}
+    /// An `if` is left through its merge by `out`.
+    fn if_end(&mut self, _f: &If, _out: u32) {}
+    /// The lanes of `mask` leave block `b` by `j`.
+    fn jump(&mut self, _b: &Block, _j: Jump, _mask: u32) {}
+    /// A loop is entered by `mask`.
+    fn loop_begin(&mut self, _l: &Loop, _mask: u32) {}
+    /// An iteration starts with `active` lanes.
+    fn iteration(&mut self, _l: &Loop, _active: u32) {}
+    /// An iteration ended: `fell` reached the body's end, `continued` jumped
+    /// to the next iteration.
+    fn iteration_end(&mut self, _l: &Loop, _fell: u32, _continued: u32) {}
+    /// A loop is left through its merge by `out`.
+    fn loop_end(&mut self, _l: &Loop, _out: u32) {}
+}
+
+/// The hook of a plain run: nothing.
+pub(crate) struct NoHook;
+
+impl Hook for NoHook {}
+
+/// Runs `program` over `dispatch`, telling `hook` what happens.
+pub(crate) fn run_hooked<H: Hook>(
+    program: &Program,
+    dispatch: &Dispatch,
+    config: &InterpConfig,
+    hook: &mut H,
+) -> Result<Outputs, InterpError> {
     ir::validate(program)?;
     dispatch.check(program).map_err(InterpError::BadDispatch)?;
     if !matches!(config.simd, 8 | 16 | 32) {
@@ -126,6 +184,7 @@ pub fn run(
         budget: config.step_budget,
         outputs: vec![None; dispatch.invocations as usize * nslots],
         nslots,
+        hook,
     };
     let mut base = 0u32;
     while base < dispatch.invocations {
@@ -133,6 +192,7 @@ pub fn run(
         let mask = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
         m.base = base;
         m.cur_block = [u32::MAX; 32];
+        m.hook.subgroup(base, mask);
         m.exec_list(&program.body, mask)?;
         base += config.simd;
     }
@@ -148,7 +208,7 @@ struct LoopCtx {
     conts: u32,
 }
 
-struct Machine<'a> {
+struct Machine<'a, H: Hook> {
     dispatch: &'a Dispatch,
     w: usize,
     bits: Vec<u8>,
@@ -162,6 +222,7 @@ struct Machine<'a> {
     budget: u64,
     outputs: Vec<Option<u64>>,
     nslots: usize,
+    hook: &'a mut H,
 }
 
 fn lanes(mask: u32) -> impl Iterator<Item = usize> {
@@ -177,7 +238,7 @@ fn lanes(mask: u32) -> impl Iterator<Item = usize> {
     })
 }
 
-impl Machine<'_> {
+impl<H: Hook> Machine<'_, H> {
     fn step(&mut self) -> Result<(), InterpError> {
         self.steps += 1;
         if self.steps > self.budget {
@@ -204,6 +265,7 @@ impl Machine<'_> {
                 CfNode::Block(b) => {
                     self.exec_block(b, mask)?;
                     if let Some(j) = b.jump {
+                        self.hook.jump(b, j, mask);
                         let ctx = self
                             .loops
                             .last_mut()
@@ -222,23 +284,30 @@ impl Machine<'_> {
                             t |= 1 << l;
                         }
                     }
+                    self.hook.if_begin(f, mask, t);
                     let then_out = self.exec_list(&f.then_body, t)?;
                     let else_out = self.exec_list(&f.else_body, mask & !t)?;
                     mask = then_out | else_out;
+                    self.hook.if_end(f, mask);
                 }
                 CfNode::Loop(l) => {
                     self.loops.push(LoopCtx {
                         breaks: 0,
                         conts: 0,
                     });
+                    self.hook.loop_begin(l, mask);
                     let mut active = mask;
                     while active != 0 {
                         self.step()?;
+                        self.hook.iteration(l, active);
                         let out = self.exec_list(&l.body, active)?;
                         let ctx = self.loops.last_mut().expect("pushed above");
-                        active = out | std::mem::take(&mut ctx.conts);
+                        let conts = std::mem::take(&mut ctx.conts);
+                        self.hook.iteration_end(l, out, conts);
+                        active = out | conts;
                     }
                     mask = self.loops.pop().expect("pushed above").breaks;
+                    self.hook.loop_end(l, mask);
                 }
             }
         }
@@ -250,6 +319,7 @@ impl Machine<'_> {
             self.prev_block[l] = self.cur_block[l];
             self.cur_block[l] = b.id.0;
         }
+        self.hook.block(b, mask, &self.prev_block);
         if !b.phis.is_empty() {
             // Phis read their sources together, then write.
             let mut tmp = Vec::with_capacity(b.phis.len() * self.w);
@@ -277,11 +347,16 @@ impl Machine<'_> {
         for instr in &b.instrs {
             self.step()?;
             self.exec_instr(instr, mask)?;
+            let lanes = Lanes {
+                vals: &self.vals,
+                w: self.w,
+            };
+            self.hook.instr(lanes, instr, mask);
         }
         Ok(())
     }
 
-    fn exec_instr(&mut self, i: &ir::Instr, mask: u32) -> Result<(), InterpError> {
+    fn exec_instr(&mut self, i: &Instr, mask: u32) -> Result<(), InterpError> {
         let info = i.op.info();
         let dest = i.dest.map(|d| d.id);
         match info.class {
@@ -323,7 +398,7 @@ impl Machine<'_> {
         Ok(())
     }
 
-    fn exec_io(&mut self, i: &ir::Instr, mask: u32) {
+    fn exec_io(&mut self, i: &Instr, mask: u32) {
         for l in lanes(mask) {
             let inv = self.base + l as u32;
             let v = match i.op {
@@ -342,7 +417,7 @@ impl Machine<'_> {
         }
     }
 
-    fn exec_subgroup(&mut self, i: &ir::Instr, mask: u32) -> Result<(), InterpError> {
+    fn exec_subgroup(&mut self, i: &Instr, mask: u32) -> Result<(), InterpError> {
         let d = i.dest.expect("subgroup ops define a value");
         let first = mask.trailing_zeros() as usize;
         let src = |m: &Self, l: usize| m.val(i.srcs[0], l);
