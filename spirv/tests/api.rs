@@ -1,0 +1,221 @@
+//! The export API: errors, the layout and feature facts a runner reads,
+//! and which capabilities and float modes a module declares.
+
+mod common;
+
+use spirv_export::{
+    disassemble, export, ExportError, ExportOptions, Features, FloatControls, FloatModes,
+};
+
+fn parse(sir: &str) -> ir::Program {
+    ir::parse_case(sir).expect("parses").program
+}
+
+const INT32: &str = "shader: ints
+decl_input 0 i32
+decl_input 1 i32
+decl_uniform 0 i32
+decl_output 0 i32
+decl_output 1 i32
+impl main {
+	block b0:
+	32 %0 = @load_input () (slot=0)
+	32 %1 = @load_uniform () (slot=0)
+	32 %2 = iadd %0, %1
+	@store_output (%2) (slot=1)
+}
+";
+
+const MIXED: &str = "shader: mixed
+decl_input 0 f16
+decl_input 1 i8
+decl_output 0 f16
+decl_output 1 i64
+decl_output 2 bool
+impl main {
+	block b0:
+	16 %0 = @load_input () (slot=0)
+	8 %1 = @load_input () (slot=1)
+	16 %2 = fadd %0, %0
+	64 %3 = u2u %1
+	1 %4 = i2b %1
+	1 %5 = @vote_any (%4)
+	64 %6 = @ballot (%5)
+	32 %7 = load_const (0x00000000)
+	8 %8 = @read_invocation (%1, %7)
+	@store_output (%2) (slot=0)
+	@store_output (%6) (slot=1)
+	@store_output (%5) (slot=2)
+}
+";
+
+#[test]
+fn invocation_count_is_checked() {
+    let p = parse(INT32);
+    for bad in [0, 1025] {
+        assert_eq!(
+            export(&p, &ExportOptions::new(bad)),
+            Err(ExportError::BadInvocations(bad))
+        );
+    }
+    assert!(export(&p, &ExportOptions::new(1024)).is_ok());
+    assert!(export(&p, &ExportOptions::new(1)).is_ok());
+}
+
+#[test]
+fn invalid_programs_are_refused() {
+    let mut p = parse(INT32);
+    // Use %9, which nothing defines.
+    p.for_each_block_mut(&mut |b| b.instrs[2].srcs[1] = ir::ValueId(9));
+    match export(&p, &ExportOptions::new(4)) {
+        Err(ExportError::InvalidProgram(e)) => {
+            assert!(e.to_string().contains("%9"), "{e}")
+        }
+        other => panic!("expected InvalidProgram, got {other:?}"),
+    }
+}
+
+#[test]
+fn layout_facts() {
+    let m = export(&parse(INT32), &ExportOptions::new(10)).unwrap();
+    assert_eq!(m.entry_point, "main");
+    assert_eq!(m.invocations, 10);
+    assert_eq!((m.input_slots, m.uniform_slots, m.output_slots), (2, 1, 2));
+    // inputs 2*10*2, uniforms max(2*1, 4), outputs 4*10*2, lanes 4*10.
+    assert_eq!(m.buffer_words(), [40, 4, 80, 40]);
+    assert_eq!(m.words[0], 0x0723_0203);
+    assert_eq!(m.words[1], 0x0001_0300, "SPIR-V 1.3");
+    let text = disassemble(&m.words);
+    assert!(
+        text.contains("OpExecutionMode %main LocalSize 10 1 1"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_32_bit_integer_program_needs_nothing_optional() {
+    let m = export(&parse(INT32), &ExportOptions::new(8)).unwrap();
+    assert_eq!(
+        m.features,
+        Features {
+            subgroup_basic: true,
+            ..Features::default()
+        }
+    );
+    // No float type, so no float mode is requested and no extension used.
+    assert_eq!(m.float_controls, FloatControls::none());
+    let text = disassemble(&m.words);
+    let caps: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("OpCapability"))
+        .collect();
+    assert_eq!(
+        caps,
+        ["OpCapability Shader", "OpCapability GroupNonUniform"]
+    );
+    assert!(!text.contains("OpExtension"), "{text}");
+}
+
+#[test]
+fn features_and_capabilities_follow_use() {
+    let m = export(&parse(MIXED), &ExportOptions::new(16)).unwrap();
+    let f = m.features;
+    assert!(f.int8 && f.int16 && f.int64 && f.float16, "{f:?}");
+    assert!(!f.float64, "{f:?}");
+    assert!(f.subgroup_basic && f.subgroup_vote && f.subgroup_ballot && f.subgroup_shuffle);
+    assert!(f.float_controls);
+    // The module has a float type, so every requested mode is requested,
+    // at every width (the independence rules may tie 16 and 64 bits).
+    assert_eq!(m.float_controls, FloatControls::all());
+    let text = disassemble(&m.words);
+    for line in [
+        "OpCapability Int8",
+        "OpCapability Int16",
+        "OpCapability Int64",
+        "OpCapability Float16",
+        "OpCapability GroupNonUniformVote",
+        "OpCapability GroupNonUniformBallot",
+        "OpCapability GroupNonUniformShuffle",
+        "OpCapability SignedZeroInfNanPreserve",
+        "OpCapability DenormPreserve",
+        "OpCapability RoundingModeRTE",
+        "OpExtension \"SPV_KHR_float_controls\"",
+        "OpExecutionMode %main SignedZeroInfNanPreserve 16",
+        "OpExecutionMode %main DenormPreserve 16",
+        "OpExecutionMode %main RoundingModeRTE 16",
+    ] {
+        assert!(
+            text.lines().any(|l| l == line),
+            "missing {line:?} in\n{text}"
+        );
+    }
+    assert!(!text.contains("OpCapability Float64"), "{text}");
+    assert!(
+        text.contains("OpExecutionMode %main DenormPreserve 64"),
+        "{text}"
+    );
+    assert_eq!(
+        f.missing_from(&Features {
+            int16: true,
+            int64: true,
+            float16: true,
+            subgroup_basic: true,
+            subgroup_vote: true,
+            float_controls: true,
+            ..Features::default()
+        }),
+        ["int8", "subgroup_ballot", "subgroup_shuffle"]
+    );
+    common::spirv_val(&m.words).unwrap();
+}
+
+#[test]
+fn float_modes_follow_the_options() {
+    let opts = ExportOptions {
+        invocations: 8,
+        float_controls: FloatControls::lavapipe(),
+    };
+    let m = export(&parse(MIXED), &opts).unwrap();
+    assert_eq!(m.float_controls, FloatControls::lavapipe());
+    let text = disassemble(&m.words);
+    assert!(text.contains("SignedZeroInfNanPreserve 16"), "{text}");
+    assert!(!text.contains("DenormPreserve"), "{text}");
+    common::spirv_val(&m.words).unwrap();
+
+    let opts = ExportOptions {
+        invocations: 8,
+        float_controls: FloatControls::none(),
+    };
+    let m = export(&parse(MIXED), &opts).unwrap();
+    assert_eq!(m.float_controls, FloatControls::none());
+    assert!(!m.features.float_controls);
+    let text = disassemble(&m.words);
+    assert!(!text.contains("SPV_KHR_float_controls"), "{text}");
+    assert!(!text.contains("RoundingModeRTE"), "{text}");
+    common::spirv_val(&m.words).unwrap();
+}
+
+#[test]
+fn the_default_options_request_every_mode() {
+    assert_eq!(ExportOptions::new(3).float_controls, FloatControls::all());
+    assert_eq!(FloatControls::all().width(64), FloatModes::ALL);
+    assert!(!FloatModes::NONE.any());
+}
+
+#[test]
+fn values_and_blocks_carry_ir_names() {
+    let text = disassemble(&export(&parse(INT32), &ExportOptions::new(2)).unwrap().words);
+    for name in [
+        "%b0 = OpLabel",
+        "%v2 = OpIAdd %uint %v0 %v1",
+        "OpName %v2 \"v2\"",
+    ] {
+        assert!(text.contains(name), "missing {name:?} in\n{text}");
+    }
+}
+
+#[test]
+fn unparsable_words_disassemble_to_an_error_comment() {
+    let text = disassemble(&[0x0723_0203, 1]);
+    assert!(text.starts_with("; error:"), "{text}");
+}
