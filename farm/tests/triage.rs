@@ -180,13 +180,13 @@ fn reduce_a_bug_case_into_a_report_that_reproduces() {
     );
     assert!(
         stdout.contains(&format!(
-            "signature: mismatch-lowering-bool16-simd8\nconfig: {}\n",
+            "signature: mismatch-lowering\nconfig: {}\n",
             repro.strip_prefix("farm run reduced.sir ").unwrap()
         )),
         "{stdout}"
     );
     assert!(stdout.ends_with(&format!("repro (in {}): {repro}\n", out.display())));
-    check_reduction(&out, "mismatch-lowering-bool16-simd8", repro);
+    check_reduction(&out, "mismatch-lowering", repro);
     // The minimized case is smaller than the original.
     let before = ir::parse_case(&read(&root().join("corpus/bugs/bool16-zero-extend.sir"))).unwrap();
     let after = ir::parse_case(&read(&out.join("reduced.sir"))).unwrap();

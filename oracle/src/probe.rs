@@ -104,6 +104,24 @@ pub fn probed(program: &Program) -> (Program, Vec<Probe>) {
     (p, probes)
 }
 
+/// The op of the first value the model computes wrongly for `case` under
+/// `config`: the probed case is checked like the original and the first
+/// differing probe names it. `None` when the probed case does not mismatch
+/// (a probe changed how it compiles) or only original slots differ.
+pub fn model_divergence(case: &ir::Case, config: &crate::Config) -> Option<String> {
+    let (program, probes) = probed(&case.program);
+    let c = ir::Case {
+        program,
+        dispatch: case.dispatch.clone(),
+    };
+    match crate::check(&c, config) {
+        crate::Verdict::Mismatch { diffs } => {
+            first_divergence(&probes, &diffs).map(|p| p.op_name().to_string())
+        }
+        _ => None,
+    }
+}
+
 /// The first probe (in program order) among the differing slots, if any
 /// probe differs.
 pub fn first_divergence<'a>(probes: &'a [Probe], diffs: &[LaneDiff]) -> Option<&'a Probe> {

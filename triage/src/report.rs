@@ -122,6 +122,31 @@ pub struct Report {
     pub culprit: Option<CulpritCode>,
     /// The localization trail.
     pub trail: Vec<TrailStep>,
+    /// The final code after register allocation, when the compile got there.
+    #[serde(default)]
+    pub final_code: Option<Listing>,
+}
+
+impl CulpritCode {
+    /// Whether the stage's input and output are the same language (an IR
+    /// or an EU pass), so that a diff shows what it did. Lowering
+    /// translates, and register allocation renames every register.
+    pub fn diffable(&self) -> bool {
+        self.after.is_some() && (self.stage.starts_with("ir:") || self.stage.starts_with("eu:"))
+    }
+
+    /// The unified diff from the stage's input to its output (three lines of
+    /// context), empty when it produced nothing.
+    pub fn diff(&self) -> String {
+        let Some(after) = &self.after else {
+            return String::new();
+        };
+        similar::TextDiff::from_lines(&self.before.code, &after.code)
+            .unified_diff()
+            .context_radius(3)
+            .header("before", "after")
+            .to_string()
+    }
 }
 
 /// The signature as a report shows it: its name, its parts and the verdict.
@@ -133,11 +158,7 @@ pub struct SignatureText {
     pub kind: String,
     /// The culprit stage.
     pub culprit: Option<String>,
-    /// The strategy.
-    pub strategy: String,
-    /// The SIMD width class (`simd8`).
-    pub simd: String,
-    /// Panic location or broken rule.
+    /// Panic location, broken rule, or the op of the first wrong value.
     pub detail: Option<String>,
     /// The verdict's one-line summary.
     pub verdict: String,
@@ -150,8 +171,6 @@ impl SignatureText {
             name: s.to_string(),
             kind: s.kind.clone(),
             culprit: s.culprit.clone(),
-            strategy: s.strategy.clone(),
-            simd: s.simd_class(),
             detail: s.detail.clone(),
             verdict: verdict.to_string().lines().next().unwrap_or("").to_string(),
         }
@@ -245,7 +264,7 @@ impl Report {
     pub fn build(case: &Case, config: &Config) -> Report {
         let verdict = oracle::check(case, config);
         let trail = oracle::localize(case, config);
-        let signature = Signature::from_verdict(&verdict, trail.culprit(), config);
+        let signature = Signature::new(&verdict, trail.culprit().map(|c| c.to_string()), None);
         let config_text = ConfigText::of(config);
         let steps: Vec<TrailStep> = trail
             .steps
@@ -268,7 +287,12 @@ impl Report {
             _ => Vec::new(),
         };
         let snaps = snapshots(case, config);
+        let final_code = snaps
+            .iter()
+            .find(|s| s.stage == StageId::Regalloc.to_string())
+            .map(|s| s.listing.clone());
         Report {
+            final_code,
             signature: SignatureText::of(&signature, &verdict),
             repro: format!("farm run {CASE_FILE} {}", config_text.options()),
             config: config_text,
@@ -290,15 +314,15 @@ impl Report {
         let s = &self.signature;
         let _ = writeln!(md, "# `{}`\n", s.name);
         let _ = writeln!(md, "{}\n", s.verdict);
-        md.push_str("| kind | culprit | strategy | SIMD | detail |\n|---|---|---|---|---|\n");
+        md.push_str("| kind | culprit | detail | strategy | SIMD |\n|---|---|---|---|---|\n");
         let _ = writeln!(
             md,
-            "| {} | {} | {} | {} | {} |\n",
+            "| {} | {} | {} | {} | simd{} |\n",
             cell(&s.kind),
             cell(s.culprit.as_deref().unwrap_or("unknown")),
-            cell(&s.strategy),
-            cell(&s.simd),
-            cell(s.detail.as_deref().unwrap_or("-"))
+            cell(s.detail.as_deref().unwrap_or("-")),
+            cell(&self.config.strategy),
+            self.config.simd
         );
         let _ = writeln!(md, "Config: `{}`\n", self.config.options());
         let _ = writeln!(md, "## Reproduce\n\n```sh\n{}\n```\n", self.repro);
@@ -322,6 +346,16 @@ impl Report {
             md.push('\n');
         }
         match &self.culprit {
+            Some(c) if c.diffable() => {
+                let _ = writeln!(md, "## What `{}` changed\n", c.stage);
+                let _ = writeln!(
+                    md,
+                    "{} (`-`) against {} (`+`):\n",
+                    c.before.label,
+                    c.after.as_ref().map_or("", |a| a.label.as_str())
+                );
+                fence(&mut md, "diff", &c.diff());
+            }
             Some(c) => {
                 let _ = writeln!(md, "## Before and after `{}`\n", c.stage);
                 let _ = writeln!(md, "### Before: {}\n", c.before.label);
@@ -339,6 +373,10 @@ impl Report {
             None => md.push_str(
                 "## Before and after the culprit\n\nLocalization named no culprit: every stage agrees with the oracle.\n\n",
             ),
+        }
+        if let Some(f) = &self.final_code {
+            let _ = writeln!(md, "## {}\n", f.label);
+            fence(&mut md, "", &f.code);
         }
         md.push_str("## Localization trail\n\n");
         if self.trail.is_empty() {
@@ -408,11 +446,9 @@ mod tests {
     fn sample() -> Report {
         Report {
             signature: SignatureText {
-                name: "mismatch-lowering-bool16-simd8".into(),
+                name: "mismatch-lowering".into(),
                 kind: "mismatch".into(),
                 culprit: Some("lowering".into()),
-                strategy: "bool16".into(),
-                simd: "simd8".into(),
                 detail: None,
                 verdict: "mismatch in 1 lane/slot pairs".into(),
             },
@@ -446,15 +482,19 @@ mod tests {
                 stage: "lowering".into(),
                 divergence: Some("lane 1 slot 0: expected 1.0, got -65535.0".into()),
             }],
+            final_code: Some(Listing {
+                label: "Final code (after register allocation)".into(),
+                code: "send(8) null g2\n".into(),
+            }),
         }
     }
 
     #[test]
     fn markdown_has_every_section_in_order() {
-        let want = "# `mismatch-lowering-bool16-simd8`\n\n\
+        let want = "# `mismatch-lowering`\n\n\
             mismatch in 1 lane/slot pairs\n\n\
-            | kind | culprit | strategy | SIMD | detail |\n|---|---|---|---|---|\n\
-            | mismatch | lowering | bool16 | simd8 | - |\n\n\
+            | kind | culprit | detail | strategy | SIMD |\n|---|---|---|---|---|\n\
+            | mismatch | lowering | - | bool16 | simd8 |\n\n\
             Config: `--strategy bool16 --simd 8 --passes none --inject bool16-zero-extend`\n\n\
             ## Reproduce\n\n```sh\n\
             farm run reduced.sir --strategy bool16 --simd 8 --passes none --inject bool16-zero-extend\n\
@@ -465,9 +505,35 @@ mod tests {
             ## Before and after `lowering`\n\n\
             ### Before: IR input\n\n```\nshader: s\n```\n\n\
             ### After: EU code after lowering (virtual registers)\n\n```\nsend(8) null g1\n```\n\n\
+            ## Final code (after register allocation)\n\n```\nsend(8) null g2\n```\n\n\
             ## Localization trail\n\n| stage | after it |\n|---|---|\n\
             | `lowering` | **diverges**: lane 1 slot 0: expected 1.0, got -65535.0 |\n";
         assert_eq!(sample().markdown(), want);
+    }
+
+    #[test]
+    fn a_pass_culprit_is_shown_as_a_diff() {
+        let mut r = sample();
+        let c = r.culprit.as_mut().unwrap();
+        c.stage = "eu:cmod-prop".into();
+        c.before = Listing {
+            label: "EU code after eu:copy-prop (virtual registers)".into(),
+            code: "add(8) g3<1>F g1<8,8,1>F g2<8,8,1>F\ncmp.l.f0.0(8) null<1>F g3<8,8,1>F 0x0F\nsend(8) null g3\n".into(),
+        };
+        c.after = Some(Listing {
+            label: "EU code after eu:cmod-prop (virtual registers)".into(),
+            code: "add.l.f0.0(8) g3<1>F g1<8,8,1>F g2<8,8,1>F\nsend(8) null g3\n".into(),
+        });
+        assert!(c.diffable());
+        let md = r.markdown();
+        let want = "## What `eu:cmod-prop` changed\n\n\
+            EU code after eu:copy-prop (virtual registers) (`-`) against EU code after eu:cmod-prop (virtual registers) (`+`):\n\n\
+            ```diff\n--- before\n+++ after\n@@ -1,3 +1,2 @@\n\
+            -add(8) g3<1>F g1<8,8,1>F g2<8,8,1>F\n\
+            -cmp.l.f0.0(8) null<1>F g3<8,8,1>F 0x0F\n\
+            +add.l.f0.0(8) g3<1>F g1<8,8,1>F g2<8,8,1>F\n send(8) null g3\n```\n\n";
+        assert!(md.contains(want), "{md}");
+        assert!(!md.contains("### Before"), "{md}");
     }
 
     #[test]
@@ -480,7 +546,7 @@ mod tests {
         assert!(md.contains(
             "## Differing lanes\n\nNo lane differs (the verdict is not a mismatch).\n\n"
         ));
-        assert!(md.contains("### After\n\nNo program: the compiler panicked\n\n## Localization"));
+        assert!(md.contains("### After\n\nNo program: the compiler panicked\n\n## Final code"));
         r.culprit = None;
         assert!(r.markdown().contains(
             "## Before and after the culprit\n\nLocalization named no culprit: every stage agrees with the oracle.\n\n"
@@ -561,7 +627,7 @@ mod tests {
     fn a_lowering_bug_shows_the_ir_lowering_got_and_the_eu_code_it_made() {
         let (case, config) = bug_case();
         let r = Report::build(&case, &config);
-        assert_eq!(r.signature.name, "mismatch-lowering-bool16-simd8");
+        assert_eq!(r.signature.name, "mismatch-lowering");
         assert_eq!(
             r.repro,
             "farm run reduced.sir --strategy bool16 --simd 8 --passes none --inject bool16-zero-extend"

@@ -1,18 +1,25 @@
-//! Failure signatures and the persistent bucket index.
+//! Failure signatures, variants and the persistent bucket index.
 //!
-//! A [`Signature`] is what makes two failures the same bug: the verdict kind,
-//! the culprit pass (from localization), the boolean strategy and the SIMD
-//! width class, plus the panic location for compiler panics or the broken
-//! rule for invalid EU code. Its [`Display`](std::fmt::Display) form is the
-//! directory-safe name a campaign files findings under
-//! (`DIR/findings/<signature>/`).
+//! A [`Signature`] is one bug: the verdict kind, the culprit (the stage
+//! localization names for the model, `vulkan:DRIVER` for a real driver) and
+//! the detail that separates bugs the culprit alone does not: the panic
+//! location of a compiler panic, the broken rule of invalid EU code, the way
+//! a driver died, and for a mismatch the op of the first value computed
+//! wrongly ([`oracle::probe`]), which splits two bugs in one pass (or in
+//! lowering, or in one driver) when they miscompute different ops. Its
+//! [`Display`](std::fmt::Display) form is the directory-safe name a campaign
+//! files the bug under (`DIR/findings/<signature>/`).
 //!
-//! A [`BucketIndex`] (`DIR/buckets.json`) keeps one [`Bucket`] per signature:
-//! the first case that hit it, how often it was hit, when (as a run counter,
-//! not wall time, so the index is deterministic) and whether its first
-//! finding has been reduced. It is written atomically.
+//! The config a failure showed up under is not part of the bug: its
+//! [`Variant`] (target, boolean strategy, SIMD width, pass set) is counted
+//! inside the bucket.
+//!
+//! A [`BucketIndex`] (`DIR/buckets.json`) keeps one [`Bucket`] per
+//! signature: the first case that hit it, how often it was hit and under
+//! which variants, when (as a run counter, not wall time, so the index is
+//! deterministic) and whether its first finding has been reduced. It is
+//! written atomically.
 
-use compiler::StageId;
 use oracle::{Config, Verdict};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -24,44 +31,116 @@ use std::path::Path;
 pub struct Signature {
     /// The verdict kind (`mismatch`, `compiler-panic`, `invalid-eu`, ...).
     pub kind: String,
-    /// The first stage after which the lanes diverge (`ir:cse`, `lowering`,
-    /// `eu:cmod-prop`, `regalloc`, ...), if localization named one.
+    /// The model's culprit stage (`ir:cse`, `lowering`, `eu:cmod-prop`,
+    /// `regalloc`, ...) or `vulkan:DRIVER`, when known.
     pub culprit: Option<String>,
-    /// The boolean strategy.
-    pub strategy: String,
-    /// The SIMD width (8, 16 or 32).
-    pub simd: u32,
-    /// The panic location (`file:line`) of a compiler panic, or the broken
-    /// rule of invalid EU code; `None` for other kinds.
+    /// What separates bugs with one culprit: a panic location, a validator
+    /// rule, how a driver died, or the op of the first wrong value.
     pub detail: Option<String>,
 }
 
 impl Signature {
-    /// The signature of verdict `v` of a run under `config`, whose
-    /// localization named `culprit`.
-    pub fn from_verdict(v: &Verdict, culprit: Option<StageId>, config: &Config) -> Signature {
+    /// The signature of verdict `v` whose culprit is `culprit` and whose
+    /// first wrong value (for a mismatch) has op `probe`.
+    pub fn new(v: &Verdict, culprit: Option<String>, probe: Option<&str>) -> Signature {
         let detail = match v {
             Verdict::CompilerPanic { location, .. } => Some(location.clone()),
             Verdict::InvalidEu { rule, .. } => Some(rule.clone()),
+            Verdict::Mismatch { .. } => probe.map(str::to_string),
+            Verdict::DriverCrash { detail } => Some(crash_class(detail)),
             _ => None,
         };
         Signature {
             kind: v.kind().to_string(),
-            culprit: culprit.map(|s| s.to_string()),
-            strategy: config.strategy.to_string(),
-            simd: config.simd,
+            culprit,
             detail,
         }
     }
 
-    /// The SIMD width class, `simd8`, `simd16` or `simd32`.
-    pub fn simd_class(&self) -> String {
-        format!("simd{}", self.simd)
+    /// The signature of a model failure: `v` of `case` under `config`,
+    /// localized to its culprit stage. A model mismatch's detail stays empty:
+    /// the op of the first wrong value names where a wrong value shows, not
+    /// which rewrite made it, and splits one bug over every op it reaches
+    /// (see `docs/DESIGN.md`, "Buckets").
+    pub fn of_model(case: &ir::Case, config: &Config, v: &Verdict) -> Signature {
+        let culprit = oracle::localize(case, config).culprit();
+        Signature::new(v, culprit.map(|c| c.to_string()), None)
     }
 
     /// The directory-safe name (the same as `to_string()`).
     pub fn name(&self) -> String {
         self.to_string()
+    }
+}
+
+/// How a driver died, without the parts that differ from run to run:
+/// `signal-N`, `exit-N`, `device-lost`, `garbled-output` or `died`.
+fn crash_class(detail: &str) -> String {
+    let number_after = |word: &str| -> Option<String> {
+        let rest = &detail[detail.find(word)? + word.len()..];
+        let n: String = rest
+            .trim_start()
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || *c == '-')
+            .collect();
+        (!n.is_empty()).then_some(n)
+    };
+    if let Some(n) = number_after("signal") {
+        return format!("signal-{n}");
+    }
+    if let Some(n) = number_after("exit code") {
+        return format!("exit-{n}");
+    }
+    if detail.contains("device lost") {
+        return "device-lost".into();
+    }
+    if detail.contains("garbled") {
+        return "garbled-output".into();
+    }
+    "died".into()
+}
+
+/// Where a failure showed up: the target and, for the model, the config.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Variant {
+    /// `model`, or `vulkan:DRIVER`.
+    pub target: String,
+    /// The boolean strategy (the model only).
+    pub strategy: Option<String>,
+    /// The SIMD width (the subgroup size the oracle used).
+    pub simd: u32,
+    /// The pass set (the model only).
+    pub passes: Option<String>,
+}
+
+impl Variant {
+    /// A model config's variant.
+    pub fn of_model(c: &Config) -> Variant {
+        Variant {
+            target: "model".into(),
+            strategy: Some(c.strategy.to_string()),
+            simd: c.simd,
+            passes: Some(c.passes.to_string()),
+        }
+    }
+
+    /// A driver's variant.
+    pub fn of_driver(target: &str, simd: u32) -> Variant {
+        Variant {
+            target: target.to_string(),
+            strategy: None,
+            simd,
+            passes: None,
+        }
+    }
+
+    /// The short key buckets count variants by: target, strategy and width
+    /// (pass sets are many; they are not part of the key).
+    pub fn key(&self) -> String {
+        match &self.strategy {
+            Some(st) => format!("{} {st} simd{}", self.target, self.simd),
+            None => format!("{} simd{}", self.target, self.simd),
+        }
     }
 }
 
@@ -79,16 +158,14 @@ fn directory_safe(raw: &str) -> String {
 }
 
 impl fmt::Display for Signature {
-    /// `KIND-CULPRIT-STRATEGY-simdW[-DETAIL]`, with every character other
-    /// than ASCII letters, digits, `-` and `.` replaced by `_`
-    /// (`mismatch-eu_cmod-prop-bool32-simd8`).
+    /// `KIND-CULPRIT[-DETAIL]`, with every character other than ASCII
+    /// letters, digits, `-` and `.` replaced by `_`
+    /// (`mismatch-eu_cmod-prop-flt`, `mismatch-vulkan_llvmpipe-ufind_msb`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut raw = format!(
-            "{}-{}-{}-{}",
+            "{}-{}",
             self.kind,
             self.culprit.as_deref().unwrap_or("unknown"),
-            self.strategy,
-            self.simd_class()
         );
         if let Some(d) = &self.detail {
             raw.push('-');
@@ -116,6 +193,9 @@ pub struct Bucket {
     /// finding changes).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reduce_error: Option<String>,
+    /// Hits per variant ([`Variant::key`]: target, strategy, SIMD width).
+    #[serde(default)]
+    pub variants: BTreeMap<String, u64>,
 }
 
 /// A set of case indices: everything below `watermark`, plus `above`.
@@ -146,6 +226,17 @@ impl CaseSet {
     }
 }
 
+impl Default for BucketIndex {
+    /// An empty index of the current format.
+    fn default() -> BucketIndex {
+        BucketIndex {
+            format: BUCKETS_FORMAT,
+            buckets: BTreeMap::new(),
+            counted: CaseSet::default(),
+        }
+    }
+}
+
 /// What [`BucketIndex::record`] did with a hit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Recorded {
@@ -158,9 +249,18 @@ pub enum Recorded {
     Counted,
 }
 
+/// The version of the bucket index format this farm writes: 2 since
+/// buckets are bugs with variants (1, unversioned, had a bucket per
+/// config).
+pub const BUCKETS_FORMAT: u32 = 2;
+
 /// The persistent bucket index, `DIR/buckets.json`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BucketIndex {
+    /// The format version ([`BUCKETS_FORMAT`]); 0 for an index written
+    /// before versions.
+    #[serde(default)]
+    pub format: u32,
     /// One bucket per signature (directory name).
     pub buckets: BTreeMap<String, Bucket>,
     /// The cases (in the campaign's local numbering) whose hits are counted:
@@ -183,6 +283,14 @@ pub enum BucketError {
         /// The error.
         source: std::io::Error,
     },
+    /// `buckets.json` was written by an older farm.
+    #[error("{path} was written by an older farm (format {found}: a bucket per strategy and SIMD width); this farm keeps a bucket per bug (format {BUCKETS_FORMAT}). Finish that campaign with the farm that started it, or start a new one with another --out (reduced findings carry their case and config, so `farm reduce DIR` and `farm corpus add DIR` still work on them)")]
+    OldFormat {
+        /// The file.
+        path: String,
+        /// Its format.
+        found: u32,
+    },
     /// `buckets.json` is not a bucket index.
     #[error("{path}:{line}:{column}: {message}")]
     Json {
@@ -201,9 +309,10 @@ impl BucketIndex {
     /// The file name of the index inside a campaign directory.
     pub const FILE: &'static str = "buckets.json";
 
-    /// Records a hit of `signature` by run `run` (see [`Bucket::first_seen`])
-    /// of case `case` (the campaign's case index).
-    pub fn record(&mut self, signature: &str, case: u64, run: u64) -> Recorded {
+    /// Records a hit of `signature` under `variant` (its [`Variant::key`])
+    /// by run `run` (see [`Bucket::first_seen`]) of case `case` (the
+    /// campaign's case index).
+    pub fn record(&mut self, signature: &str, variant: &str, case: u64, run: u64) -> Recorded {
         match self.buckets.get_mut(signature) {
             None => {
                 self.buckets.insert(
@@ -214,12 +323,14 @@ impl BucketIndex {
                         first_seen: run,
                         reduced: false,
                         reduce_error: None,
+                        variants: BTreeMap::from([(variant.to_string(), 1)]),
                     },
                 );
                 Recorded::NewBucket
             }
             Some(b) => {
                 b.hits += 1;
+                *b.variants.entry(variant.to_string()).or_default() += 1;
                 b.first_seen = b.first_seen.min(run);
                 if case < b.first_case {
                     b.first_case = case;
@@ -252,7 +363,7 @@ impl BucketIndex {
                 })
             }
         };
-        serde_json::from_str(&text).map_err(|e| {
+        let index: BucketIndex = serde_json::from_str(&text).map_err(|e| {
             let message = e.to_string();
             let suffix = format!(" at line {} column {}", e.line(), e.column());
             BucketError::Json {
@@ -261,7 +372,14 @@ impl BucketIndex {
                 column: e.column(),
                 message: message.strip_suffix(&suffix).unwrap_or(&message).into(),
             }
-        })
+        })?;
+        if index.format != BUCKETS_FORMAT {
+            return Err(BucketError::OldFormat {
+                path: path.display().to_string(),
+                found: index.format,
+            });
+        }
+        Ok(index)
     }
 
     /// Writes `DIR/buckets.json` atomically (a temporary file, then rename).
@@ -288,65 +406,90 @@ mod tests {
     #[test]
     fn names_are_the_campaign_directory_names() {
         let m = Verdict::Mismatch { diffs: vec![] };
-        let s = Signature::from_verdict(
-            &m,
-            Some(stage("eu:cmod-prop")),
-            &config(Strategy::Bool32, 8),
-        );
-        assert_eq!(s.to_string(), "mismatch-eu_cmod-prop-bool32-simd8");
-        assert_eq!(s.simd_class(), "simd8");
-        assert_eq!(s.detail, None);
-        let s = Signature::from_verdict(&m, None, &config(Strategy::Flag, 32));
-        assert_eq!(s.name(), "mismatch-unknown-flag-simd32");
+        let s = Signature::new(&m, Some("eu:cmod-prop".into()), Some("flt"));
+        assert_eq!(s.to_string(), "mismatch-eu_cmod-prop-flt");
+        assert_eq!(s.detail.as_deref(), Some("flt"));
+        let s = Signature::new(&m, None, None);
+        assert_eq!(s.name(), "mismatch-unknown");
         let p = Verdict::CompilerPanic {
             message: "index out of bounds".into(),
             location: "compiler/src/brw/cse.rs:120".into(),
         };
-        let s = Signature::from_verdict(&p, Some(stage("eu:cse")), &config(Strategy::Native, 16));
+        // The probe names only mismatches' details.
+        let s = Signature::new(&p, Some("eu:cse".into()), Some("iadd"));
         assert_eq!(
             s.to_string(),
-            "compiler-panic-eu_cse-native-simd16-compiler_src_brw_cse.rs_120"
+            "compiler-panic-eu_cse-compiler_src_brw_cse.rs_120"
         );
-        assert_eq!(s.detail.as_deref(), Some("compiler/src/brw/cse.rs:120"));
         let e = Verdict::InvalidEu {
-            stage: stage("eu:cmod-prop"),
+            stage: "eu:cmod-prop".parse().unwrap(),
             rule: "flag-subreg".into(),
             text: "cmp.l.f0.1 null g1 0D".into(),
         };
-        let s = Signature::from_verdict(
-            &e,
-            Some(stage("eu:cmod-prop")),
-            &config(Strategy::Bool16, 8),
-        );
-        assert_eq!(
-            s.to_string(),
-            "invalid-eu-eu_cmod-prop-bool16-simd8-flag-subreg"
-        );
+        let s = Signature::new(&e, Some("eu:cmod-prop".into()), None);
+        assert_eq!(s.to_string(), "invalid-eu-eu_cmod-prop-flag-subreg");
         let i = Verdict::InvalidIr {
-            stage: stage("ir:gcm"),
+            stage: "ir:gcm".parse().unwrap(),
             error: "b3: %7 is used before it is defined".into(),
         };
-        let s = Signature::from_verdict(&i, Some(stage("ir:gcm")), &config(Strategy::Flag, 8));
-        assert_eq!(s.to_string(), "invalid-ir-ir_gcm-flag-simd8");
+        let s = Signature::new(&i, Some("ir:gcm".into()), None);
+        assert_eq!(s.to_string(), "invalid-ir-ir_gcm");
         let t = Verdict::Timeout {
             stage: oracle::Budget::Sim,
         };
-        let s = Signature::from_verdict(&t, Some(StageId::Regalloc), &config(Strategy::Bool32, 16));
-        assert_eq!(s.to_string(), "timeout-regalloc-bool32-simd16");
+        assert_eq!(
+            Signature::new(&t, Some("regalloc".into()), None).to_string(),
+            "timeout-regalloc"
+        );
+        // A driver's crash is named by how it died, not its pid or status text.
+        let c = Verdict::DriverCrash {
+            detail: "the worker died: signal 11".into(),
+        };
+        assert_eq!(
+            Signature::new(&c, Some("vulkan:llvmpipe".into()), None).to_string(),
+            "driver-crash-vulkan_llvmpipe-signal-11"
+        );
+        let c = Verdict::DriverCrash {
+            detail: "the worker died: exit code 134".into(),
+        };
+        assert_eq!(
+            Signature::new(&c, None, None).detail.as_deref(),
+            Some("exit-134")
+        );
+        let c = Verdict::DriverCrash {
+            detail: "device lost".into(),
+        };
+        assert_eq!(
+            Signature::new(&c, Some("vulkan:llvmpipe".into()), None).to_string(),
+            "driver-crash-vulkan_llvmpipe-device-lost"
+        );
     }
 
-    fn stage(name: &str) -> StageId {
-        name.parse().unwrap()
+    #[test]
+    fn variants_key_by_target_strategy_and_width() {
+        let c = config(Strategy::Bool16, 8);
+        assert_eq!(Variant::of_model(&c).key(), "model bool16 simd8");
+        assert_eq!(Variant::of_model(&c).passes.as_deref(), Some("all"));
+        assert_eq!(
+            Variant::of_driver("vulkan:llvmpipe", 8).key(),
+            "vulkan:llvmpipe simd8"
+        );
     }
 
     #[test]
     fn buckets_count_hits_and_keep_the_lowest_case() {
         let mut b = BucketIndex::default();
-        assert_eq!(b.record("a", 7, 57), Recorded::NewBucket);
-        assert_eq!(b.record("a", 9, 73), Recorded::Counted);
+        assert_eq!(
+            b.record("a", "model bool32 simd8", 7, 57),
+            Recorded::NewBucket
+        );
+        assert_eq!(b.record("a", "model flag simd8", 9, 73), Recorded::Counted);
         b.buckets.get_mut("a").unwrap().reduced = true;
         assert_eq!(b.reduced(), 1);
-        assert_eq!(b.record("a", 3, 25), Recorded::NewFirstCase);
+        assert_eq!(
+            b.record("a", "model bool32 simd8", 3, 25),
+            Recorded::NewFirstCase
+        );
         assert_eq!(
             b.buckets["a"],
             Bucket {
@@ -354,7 +497,11 @@ mod tests {
                 hits: 3,
                 first_seen: 25,
                 reduced: false,
-                reduce_error: None
+                reduce_error: None,
+                variants: BTreeMap::from([
+                    ("model bool32 simd8".to_string(), 2),
+                    ("model flag simd8".to_string(), 1)
+                ]),
             }
         );
         assert_eq!(b.reduced(), 0);
@@ -378,18 +525,25 @@ mod tests {
         let _ = std::fs::remove_file(dir.join(BucketIndex::FILE));
         assert_eq!(BucketIndex::load(&dir).unwrap(), BucketIndex::default());
         let mut b = BucketIndex::default();
-        b.record("mismatch-lowering-bool16-simd8", 4, 33);
+        b.record("mismatch-lowering-b2f", "model bool16 simd8", 4, 33);
         b.counted.insert(0);
         b.save(&dir).unwrap();
         let text = std::fs::read_to_string(dir.join(BucketIndex::FILE)).unwrap();
         assert_eq!(
             text,
-            "{\n  \"buckets\": {\n    \"mismatch-lowering-bool16-simd8\": {\n      \
+            "{\n  \"format\": 2,\n  \"buckets\": {\n    \"mismatch-lowering-b2f\": {\n      \
              \"first_case\": 4,\n      \"hits\": 1,\n      \"first_seen\": 33,\n      \
-             \"reduced\": false\n    }\n  },\n  \"counted\": {\n    \"watermark\": 1,\n    \
-             \"above\": []\n  }\n}\n"
+             \"reduced\": false,\n      \"variants\": {\n        \"model bool16 simd8\": 1\n      }\n    \
+             }\n  },\n  \"counted\": {\n    \"watermark\": 1,\n    \"above\": []\n  }\n}\n"
         );
         assert_eq!(BucketIndex::load(&dir).unwrap(), b);
+        // An index from before formats is refused, saying what to do.
+        std::fs::write(dir.join(BucketIndex::FILE), "{\"buckets\": {}}").unwrap();
+        let e = BucketIndex::load(&dir).unwrap_err().to_string();
+        assert!(
+            e.ends_with("buckets.json was written by an older farm (format 0: a bucket per strategy and SIMD width); this farm keeps a bucket per bug (format 2). Finish that campaign with the farm that started it, or start a new one with another --out (reduced findings carry their case and config, so `farm reduce DIR` and `farm corpus add DIR` still work on them)"),
+            "{e}"
+        );
         std::fs::write(dir.join(BucketIndex::FILE), "{\"buckets\": 3}").unwrap();
         let e = BucketIndex::load(&dir).unwrap_err().to_string();
         assert!(

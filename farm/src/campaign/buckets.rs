@@ -11,7 +11,7 @@ use super::findings::{self, FindingConfig, Stored};
 use super::reduce::{Done, Job};
 use anyhow::{anyhow, Result};
 use crossbeam_channel::{Sender, TrySendError};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use triage::signature::{Bucket, BucketIndex, Recorded};
 
@@ -80,6 +80,9 @@ impl Buckets {
                             first_seen: idx + 1,
                             reduced,
                             reduce_error: None,
+                            variants: findings::read_config(&self.findings.join(sig))
+                                .map(|c| BTreeMap::from([(c.variant().key(), 1)]))
+                                .unwrap_or_default(),
                         },
                     );
                     notes.push(format!("{sig}: rebuilt from its finding (case {idx})"));
@@ -134,8 +137,15 @@ impl Buckets {
     /// campaign's config-run number of the hit. Returns whether a bucket
     /// appeared or changed, so that the index should be saved (once every
     /// hit of the case is recorded: the index must never hold part of a case).
-    pub fn record(&mut self, signature: &str, case: u64, run: u64, stored: Stored) -> bool {
-        let r = self.index.record(signature, case, run);
+    pub fn record(
+        &mut self,
+        signature: &str,
+        variant: &str,
+        case: u64,
+        run: u64,
+        stored: Stored,
+    ) -> bool {
+        let r = self.index.record(signature, variant, case, run);
         if stored == Stored::Replaced && r == Recorded::Counted {
             // The finding changed under an index that did not know it
             // (e.g. buckets.json from an older farm): reduce it again.

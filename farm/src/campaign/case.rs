@@ -6,6 +6,7 @@ use super::mix::Mix;
 use super::CampaignId;
 use compiler::StageId;
 use oracle::Verdict;
+use triage::signature::Signature;
 
 /// One config-run's outcome, as the counters see it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -67,8 +68,11 @@ pub fn run_case(id: &CampaignId, mix: &Mix, local: u64) -> CaseResult {
         if crate::is_finding(&v) {
             let trail = oracle::localize(&case, c);
             culprit = trail.culprit();
-            r.findings
-                .push((pos as u64, Finding::new(&case, c, &v, &trail, g, seed)));
+            let signature = Signature::new(&v, culprit.map(|s| s.to_string()), None);
+            r.findings.push((
+                pos as u64,
+                Finding::new(&case, c, &v, &trail, &signature, g, seed),
+            ));
         }
         if let Verdict::Mismatch { diffs } = &v {
             mismatches.push(diffs.clone());

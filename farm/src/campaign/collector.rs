@@ -42,9 +42,13 @@ impl Collector {
             let stored = findings::store(&self.findings_dir, f)?;
             if counted {
                 let run = r.local * r.runs.len() as u64 + pos + 1;
-                changed |= self
-                    .buckets
-                    .record(&f.signature, f.config.case_index, run, stored);
+                changed |= self.buckets.record(
+                    &f.signature,
+                    &f.variant.key(),
+                    f.config.case_index,
+                    run,
+                    stored,
+                );
             }
         }
         if changed {

@@ -10,11 +10,15 @@ use anyhow::{Context, Result};
 use oracle::{Config, Trail, Verdict};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
-use triage::signature::Signature;
+use triage::signature::{Signature, Variant};
 
 /// The config of a finding, as written to `config.json`.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct FindingConfig {
+    /// `model`, or the driver target (`vulkan:DRIVER`) that failed; for a
+    /// driver only `simd` and the case fields below mean anything.
+    #[serde(default = "model_target")]
+    pub target: String,
     /// Boolean strategy.
     pub strategy: String,
     /// SIMD width.
@@ -29,7 +33,30 @@ pub struct FindingConfig {
     pub case_seed: u64,
 }
 
+fn model_target() -> String {
+    "model".into()
+}
+
 impl FindingConfig {
+    /// The variant the finding showed up under.
+    pub fn variant(&self) -> Variant {
+        if self.is_model() {
+            Variant {
+                target: self.target.clone(),
+                strategy: Some(self.strategy.clone()),
+                simd: self.simd,
+                passes: Some(self.passes.clone()),
+            }
+        } else {
+            Variant::of_driver(&self.target, self.simd)
+        }
+    }
+
+    /// Whether the finding is the model's (not a driver's).
+    pub fn is_model(&self) -> bool {
+        self.target == "model"
+    }
+
     /// The oracle config this describes.
     pub fn config(&self) -> Result<Config> {
         Ok(Config {
@@ -55,15 +82,20 @@ pub struct FindingVerdict {
     pub culprit: Option<String>,
     /// The localization trail: (stage, divergence).
     pub trail: Vec<(String, Option<String>)>,
-    /// The signature.
+    /// The signature (the bucket: one bug).
     pub signature: String,
+    /// The variant it showed up under ([`triage::signature::Variant::key`]).
+    #[serde(default)]
+    pub variant: String,
 }
 
 /// One finding, ready to write.
 #[derive(Clone, Debug)]
 pub struct Finding {
-    /// Its signature (directory name).
+    /// Its signature (the bucket; the directory name).
     pub signature: String,
+    /// The variant it showed up under.
+    pub variant: Variant,
     /// The case text (`.sir` with its dispatch).
     pub case_text: String,
     /// The config.
@@ -73,20 +105,67 @@ pub struct Finding {
 }
 
 impl Finding {
-    /// Builds a finding from a failing run.
+    /// Builds a finding of the model from a failing run under `config`,
+    /// localized (`trail`) and filed under `signature`.
     pub fn new(
         case: &ir::Case,
         config: &Config,
         v: &Verdict,
         trail: &Trail,
+        signature: &Signature,
         index: u64,
         seed: u64,
     ) -> Finding {
-        let signature = Signature::from_verdict(v, trail.culprit(), config).to_string();
+        let trail = trail
+            .steps
+            .iter()
+            .map(|s| (s.stage.to_string(), s.divergence.clone()))
+            .collect();
+        Finding::build(
+            case,
+            config,
+            Variant::of_model(config),
+            v,
+            trail,
+            signature,
+            index,
+            seed,
+        )
+    }
+
+    /// Builds a finding of a driver (`target`, run at subgroup size `simd`)
+    /// filed under `signature`.
+    pub fn of_driver(
+        case: &ir::Case,
+        target: &str,
+        simd: u32,
+        v: &Verdict,
+        signature: &Signature,
+        index: u64,
+        seed: u64,
+    ) -> Finding {
+        let config = Config::new(compiler::Strategy::Bool32, simd, compiler::PassSet::all());
+        let variant = Variant::of_driver(target, simd);
+        Finding::build(case, &config, variant, v, vec![], signature, index, seed)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn build(
+        case: &ir::Case,
+        config: &Config,
+        variant: Variant,
+        v: &Verdict,
+        trail: Vec<(String, Option<String>)>,
+        signature: &Signature,
+        index: u64,
+        seed: u64,
+    ) -> Finding {
+        let name = signature.to_string();
         Finding {
-            signature: signature.clone(),
+            signature: name.clone(),
             case_text: ir::print_case(case),
             config: FindingConfig {
+                target: variant.target.clone(),
                 strategy: config.strategy.to_string(),
                 simd: config.simd,
                 passes: config.passes.to_string(),
@@ -97,19 +176,23 @@ impl Finding {
             verdict: FindingVerdict {
                 kind: v.kind().to_string(),
                 text: v.to_string(),
-                culprit: trail.culprit().map(|s| s.to_string()),
-                trail: trail
-                    .steps
-                    .iter()
-                    .map(|s| (s.stage.to_string(), s.divergence.clone()))
-                    .collect(),
-                signature,
+                culprit: signature.culprit.clone(),
+                trail,
+                signature: name,
+                variant: variant.key(),
             },
+            variant,
         }
     }
 }
 
 pub use crate::durable::write_atomic;
+
+/// The config of an existing finding directory, if it has a readable one.
+pub fn read_config(dir: &Path) -> Option<FindingConfig> {
+    let text = std::fs::read_to_string(dir.join("config.json")).ok()?;
+    serde_json::from_str(&text).ok()
+}
 
 /// The case index of an existing finding directory, if any.
 pub fn existing_index(dir: &Path) -> Option<u64> {

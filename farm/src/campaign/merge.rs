@@ -154,8 +154,12 @@ pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<Merged> {
                 first_seen,
                 reduced: b.reduced,
                 reduce_error: None,
+                variants: Default::default(),
             });
             e.hits += b.hits;
+            for (k, n) in &b.variants {
+                *e.variants.entry(k.clone()).or_default() += n;
+            }
             e.first_seen = e.first_seen.min(first_seen);
             if b.first_case < e.first_case {
                 e.first_case = b.first_case;
@@ -206,6 +210,7 @@ fn copy_findings(from: &Path, to: &Path) -> Result<()> {
         let stored = findings::store(
             to,
             &Finding {
+                variant: config.variant(),
                 signature: sig.clone(),
                 case_text: read("case.sir")?,
                 config,

@@ -85,8 +85,11 @@ fn add(dir: &Path, corpus: &Path) -> Result<ExitCode> {
         );
     }
     let v = oracle::check(&case, &config);
-    let trail = oracle::localize(&case, &config);
-    let now = Signature::from_verdict(&v, trail.culprit(), &config).to_string();
+    let now = if farm::is_finding(&v) {
+        Signature::of_model(&case, &config, &v).to_string()
+    } else {
+        v.kind().to_string()
+    };
     let injected = !config.bugs.is_empty();
     if injected && now != name {
         bail!(

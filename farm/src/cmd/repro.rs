@@ -36,7 +36,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
         .then(|| oracle::localize(&case, &config).culprit())
         .flatten();
     let now = farm::is_finding(&v)
-        .then(|| triage::signature::Signature::from_verdict(&v, culprit, &config).name());
+        .then(|| triage::signature::Signature::of_model(&case, &config, &v).name());
     let outcome = match (&now, &recorded) {
         (None, _) => "fixed: it no longer fails".to_string(),
         (Some(n), Some(r)) if *n == r.signature => format!("reproduced ({n})"),

@@ -45,10 +45,10 @@ pub fn run(a: Args) -> Result<ExitCode> {
         .then(|| oracle::localize(&case, &config).culprit())
         .flatten();
     if a.json {
-        emit(
-            &(serde_json::to_string_pretty(&verdict_json(&v, &config.to_string(), culprit))?
-                + "\n"),
-        )?;
+        let mut doc = verdict_json(&v, &config.to_string(), culprit);
+        doc["signature"] = serde_json::json!(farm::is_finding(&v)
+            .then(|| triage::signature::Signature::of_model(&case, &config, &v).name()));
+        emit(&(serde_json::to_string_pretty(&doc)? + "\n"))?;
     } else {
         let mut out = format!("{config}: {v}\n");
         if let Some(c) = culprit {

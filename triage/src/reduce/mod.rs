@@ -42,7 +42,7 @@ mod edit;
 mod narrow;
 mod program;
 
-use compiler::{StageId, Strategy};
+use compiler::Strategy;
 use ir::{Case, CfNode, Op, Program};
 use oracle::interp::{InterpConfig, InterpError};
 use oracle::{Config, Verdict};
@@ -437,58 +437,36 @@ impl Session<'_> {
     }
 }
 
-/// What makes two failures the same bug for [`same_bug_predicate`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct BugKey {
-    kind: &'static str,
-    culprit: Option<StageId>,
-    detail: Option<String>,
-}
-
-fn verdict_detail(v: &Verdict) -> Option<String> {
-    match v {
-        Verdict::CompilerPanic { location, .. } => Some(location.clone()),
-        Verdict::InvalidEu { rule, .. } => Some(rule.clone()),
-        _ => None,
-    }
+/// The bug a failing case shows: its signature (kind, culprit and detail);
+/// `None` when it does not fail.
+fn bug_of(case: &Case, config: &Config) -> Option<crate::signature::Signature> {
+    let v = oracle::check(case, config);
+    needs_culprit(&v).then(|| crate::signature::Signature::of_model(case, config, &v))
 }
 
 fn needs_culprit(v: &Verdict) -> bool {
-    !matches!(v, Verdict::Pass | Verdict::InvalidCase(_))
+    !matches!(
+        v,
+        Verdict::Pass | Verdict::InvalidCase(_) | Verdict::Unsupported(_)
+    )
 }
 
-fn bug_key(case: &Case, config: &Config) -> BugKey {
-    let v = oracle::check(case, config);
-    let culprit = if needs_culprit(&v) {
-        oracle::localize(case, config).culprit()
-    } else {
-        None
-    };
-    BugKey {
-        kind: v.kind(),
-        culprit,
-        detail: verdict_detail(&v),
-    }
-}
-
-/// The standard predicate of `farm reduce` and campaigns: the candidate's
-/// verdict ([`oracle::check()`]) has the same kind as the original's, the
-/// same culprit pass ([`oracle::localize()`]) for failures, the same panic
-/// location for compiler panics and the same rule for invalid EU code.
-/// Strategy and SIMD width are not part of it. Installs the oracle's panic
-/// hook, so compiler panics are recorded instead of printed.
+/// The standard predicate of `farm reduce` and campaigns: the candidate
+/// shows the same bug as the original, i.e. has the same
+/// [`Signature`](crate::signature::Signature): verdict kind, culprit stage
+/// ([`oracle::localize()`]) and detail (panic location, validator rule, or
+/// the op of the first wrong value, [`oracle::probe`]). Strategy, SIMD width
+/// and pass set are not part of it (they are the bug's variants), so
+/// config minimization may change them.
 pub fn same_bug_predicate(original: &Case, config: &Config) -> impl FnMut(&Case, &Config) -> bool {
-    let want = bug_key(original, config);
+    let want = bug_of(original, config);
     move |case: &Case, config: &Config| {
         let v = oracle::check(case, config);
-        if v.kind() != want.kind || verdict_detail(&v) != want.detail {
-            return false;
-        }
-        let culprit = if needs_culprit(&v) {
-            oracle::localize(case, config).culprit()
-        } else {
-            None
+        let Some(want) = &want else {
+            return !needs_culprit(&v);
         };
-        culprit == want.culprit
+        v.kind() == want.kind
+            && needs_culprit(&v)
+            && crate::signature::Signature::of_model(case, config, &v) == *want
     }
 }

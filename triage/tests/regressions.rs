@@ -38,31 +38,6 @@ fn config(text: &str, file: &str) -> Config {
         .unwrap_or_else(|e| panic!("{file}: {e}"))
 }
 
-/// The signature's directory-safe name, as triage spells it.
-fn signature(v: &Verdict, culprit: Option<String>, c: &Config) -> String {
-    let detail = match v {
-        Verdict::CompilerPanic { location, .. } => format!("-{location}"),
-        Verdict::InvalidEu { rule, .. } => format!("-{rule}"),
-        _ => String::new(),
-    };
-    format!(
-        "{}-{}-{}-simd{}{detail}",
-        v.kind(),
-        culprit.as_deref().unwrap_or("unknown"),
-        c.strategy,
-        c.simd
-    )
-    .chars()
-    .map(|ch| {
-        if ch.is_ascii_alphanumeric() || ch == '-' || ch == '.' {
-            ch
-        } else {
-            '_'
-        }
-    })
-    .collect()
-}
-
 #[test]
 fn regression_cases_replay() {
     let files = regressions();
@@ -86,8 +61,7 @@ fn regression_cases_replay() {
                 problems.push(format!("{file}: fails again under {c}: {v}"));
             }
         } else {
-            let trail = oracle::localize(&case, &c);
-            let now = signature(&v, trail.culprit().map(|s| s.to_string()), &c);
+            let now = triage::signature::Signature::of_model(&case, &c, &v).name();
             if now != name {
                 problems.push(format!(
                     "{file}: the injected bug is no longer caught as {name} under {c}: {now} ({v})"
