@@ -31,6 +31,8 @@ enum Command {
     Compile(cmd::compile::Args),
     /// Compile, simulate and compare with the oracle; print the verdict and a per-lane diff.
     Run(cmd::run::Args),
+    /// Export a .sir case as a SPIR-V compute module (binary or assembly).
+    Export(cmd::export::Args),
     /// Compare static instruction counts of two configs over a directory (shader-db style).
     Stats(cmd::stats::Args),
     /// Run a fuzz campaign.
@@ -74,6 +76,7 @@ fn main() -> ExitCode {
         Command::Asm(a) => cmd::asm::run(a),
         Command::Compile(a) => cmd::compile::run(a),
         Command::Run(a) => cmd::run::run(a),
+        Command::Export(a) => cmd::export::run(a),
         Command::Stats(a) => cmd::stats::run(a),
         Command::Fuzz(a) => cmd::fuzz::run(a),
         Command::Repro(a) => cmd::repro::run(a),

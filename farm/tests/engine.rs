@@ -33,6 +33,7 @@ fn campaign() -> (CampaignId, Mix) {
         inject: BUG.into(),
         generator: generator::Config::default(),
         version: CampaignId::current_version(),
+        targets: vec!["model".into()],
         merged: vec![],
     };
     let mix = Mix {
@@ -52,6 +53,7 @@ fn limits(jobs: usize, cases: u64) -> RunLimits {
         tty: false,
         quiet: true,
         checkpoint_every: RunLimits::CHECKPOINT_EVERY,
+        driver: None,
     }
 }
 
@@ -119,7 +121,7 @@ fn a_crash_between_checkpoints_loses_and_repeats_nothing() {
     order.swap(3, 30);
     order.swap(10, 27);
     for (i, &k) in order.iter().enumerate() {
-        collector.take_case(&run_case(&id, &mix, k)).unwrap();
+        collector.take_case(&run_case(&id, &mix, None, k)).unwrap();
         if i == 25 {
             writer.write(&collector, 1.0, false).unwrap();
         }

@@ -6,6 +6,7 @@
 //! ([`relax`]).
 
 pub mod check;
+pub mod driver;
 pub mod expected;
 pub mod interp;
 pub mod localize;

@@ -27,10 +27,44 @@ use std::fmt::Write;
 /// `--preserve-numeric-ids` also keeps the unnamed ids' numbers. A binary
 /// that does not parse gives a one-line `; error: ...` comment.
 pub fn disassemble(words: &[u32]) -> String {
-    match dr::load_words(words) {
-        Ok(m) => Printer::new(&m).print(&m),
+    let (words, maximal) = split_maximal_reconvergence(words);
+    match dr::load_words(&words) {
+        Ok(m) => {
+            let mut p = Printer::new(&m);
+            p.maximal = maximal;
+            p.print(&m)
+        }
         Err(e) => format!("; error: not a SPIR-V module: {e}\n"),
     }
+}
+
+/// The module without its `OpExecutionMode %e MaximallyReconvergesKHR`
+/// instructions (rspirv's grammar does not know the enumerant), and the
+/// entry points they named.
+fn split_maximal_reconvergence(words: &[u32]) -> (Vec<u32>, Vec<Word>) {
+    const HEADER: usize = 5;
+    let mut kept = words[..words.len().min(HEADER)].to_vec();
+    let mut entries = Vec::new();
+    let mut at = HEADER;
+    while at < words.len() {
+        let count = (words[at] >> 16) as usize;
+        let end = if count == 0 {
+            words.len()
+        } else {
+            (at + count).min(words.len())
+        };
+        let i = &words[at..end];
+        if i.len() == 3
+            && i[0] & 0xffff == Op::ExecutionMode as u32
+            && i[2] == crate::MAXIMALLY_RECONVERGES_KHR
+        {
+            entries.push(i[1]);
+        } else {
+            kept.extend_from_slice(i);
+        }
+        at = end;
+    }
+    (kept, entries)
 }
 
 /// What a literal of a constant's type is.
@@ -44,6 +78,9 @@ struct Printer {
     names: HashMap<Word, String>,
     scalars: HashMap<Word, Scalar>,
     ext_sets: HashMap<Word, String>,
+    /// Entry points with `MaximallyReconvergesKHR` (printed after the
+    /// other execution modes).
+    maximal: Vec<Word>,
 }
 
 impl Printer {
@@ -52,6 +89,7 @@ impl Printer {
             names: HashMap::new(),
             scalars: HashMap::new(),
             ext_sets: HashMap::new(),
+            maximal: Vec::new(),
         };
         let mut taken = HashSet::new();
         let mut claim = |p: &mut Printer, id: Word, want: String| {
@@ -186,8 +224,18 @@ impl Printer {
             let _ = writeln!(out, "; Generator: {tool}; {version}\n; Bound: {}", h.bound);
             let _ = writeln!(out, "; Schema: {}", h.reserved_word);
         }
+        let last_mode = m.execution_modes.last().map(|i| i as *const Instruction);
         for i in m.global_inst_iter() {
             self.line(&mut out, i, "");
+            if Some(i as *const Instruction) == last_mode {
+                for e in &self.maximal {
+                    let _ = writeln!(
+                        out,
+                        "OpExecutionMode {} MaximallyReconvergesKHR",
+                        self.id(*e)
+                    );
+                }
+            }
         }
         for f in &m.functions {
             for i in f.def.iter().chain(&f.parameters) {

@@ -128,6 +128,7 @@ impl<'p> Emitter<'p> {
         );
         let float_controls = self.float_modes(main);
         self.capabilities(&float_controls);
+        self.reconvergence(main);
         let module = self.b.module();
         use rspirv::binary::Assemble;
         Ok(Module {
@@ -202,6 +203,38 @@ impl<'p> Emitter<'p> {
         if [fc.f16, fc.f32, fc.f64].iter().any(|m| m.any()) {
             self.feats.float_controls = true;
             self.b.extension("SPV_KHR_float_controls");
+        }
+    }
+
+    /// Requests the options' reconvergence guarantee.
+    fn reconvergence(&mut self, main: Word) {
+        match self.opts.reconvergence {
+            crate::Reconvergence::Default => {}
+            crate::Reconvergence::SubgroupUniform => {
+                self.feats.subgroup_uniform_control_flow = true;
+                self.b.extension("SPV_KHR_subgroup_uniform_control_flow");
+                self.b.execution_mode(
+                    main,
+                    spirv::ExecutionMode::SubgroupUniformControlFlowKHR,
+                    [],
+                );
+            }
+            crate::Reconvergence::Maximal => {
+                self.feats.maximal_reconvergence = true;
+                self.b.extension("SPV_KHR_maximal_reconvergence");
+                self.b
+                    .module_mut()
+                    .execution_modes
+                    .push(rspirv::dr::Instruction::new(
+                        spirv::Op::ExecutionMode,
+                        None,
+                        None,
+                        vec![
+                            rspirv::dr::Operand::IdRef(main),
+                            rspirv::dr::Operand::LiteralBit32(crate::MAXIMALLY_RECONVERGES_KHR),
+                        ],
+                    ));
+            }
         }
     }
 

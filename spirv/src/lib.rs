@@ -142,7 +142,33 @@ pub struct ExportOptions {
     pub invocations: u32,
     /// The float execution modes to request.
     pub float_controls: FloatControls,
+    /// The reconvergence guarantee to request.
+    pub reconvergence: Reconvergence,
 }
+
+/// The reconvergence a module requests: which invocations take part in a
+/// subgroup operation reached in divergent control flow. Without a request
+/// Vulkan defines that set only in control flow that is uniform across the
+/// workgroup (the oracle's `Reconvergence::WorkgroupUniform`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Reconvergence {
+    /// No request.
+    #[default]
+    Default,
+    /// `OpExecutionMode SubgroupUniformControlFlowKHR`
+    /// (`SPV_KHR_subgroup_uniform_control_flow`): defined also in control
+    /// flow uniform across the subgroup.
+    SubgroupUniform,
+    /// `OpExecutionMode MaximallyReconvergesKHR`
+    /// (`SPV_KHR_maximal_reconvergence`): invocations reconverge wherever
+    /// the structured control flow rejoins, as the oracle runs them.
+    Maximal,
+}
+
+/// `MaximallyReconvergesKHR`'s enumerant. The `spirv` grammar rspirv is
+/// built on predates `SPV_KHR_maximal_reconvergence`, so the exporter
+/// writes the number and the disassembler names it.
+pub const MAXIMALLY_RECONVERGES_KHR: u32 = 6023;
 
 impl ExportOptions {
     /// `invocations` invocations, requesting every float mode.
@@ -150,6 +176,7 @@ impl ExportOptions {
         ExportOptions {
             invocations,
             float_controls: FloatControls::all(),
+            reconvergence: Reconvergence::Default,
         }
     }
 }
@@ -181,6 +208,10 @@ pub struct Features {
     /// The `SPV_KHR_float_controls` extension (Vulkan 1.2 or
     /// `VK_KHR_shader_float_controls`), when some float mode is requested.
     pub float_controls: bool,
+    /// `VK_KHR_shader_subgroup_uniform_control_flow`, when requested.
+    pub subgroup_uniform_control_flow: bool,
+    /// `VK_KHR_shader_maximal_reconvergence`, when requested.
+    pub maximal_reconvergence: bool,
 }
 
 impl Features {
@@ -197,6 +228,11 @@ impl Features {
             (self.subgroup_ballot, "subgroup_ballot"),
             (self.subgroup_shuffle, "subgroup_shuffle"),
             (self.float_controls, "float_controls"),
+            (
+                self.subgroup_uniform_control_flow,
+                "subgroup_uniform_control_flow",
+            ),
+            (self.maximal_reconvergence, "maximal_reconvergence"),
         ]
         .into_iter()
         .filter(|(on, _)| *on)

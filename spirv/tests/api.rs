@@ -5,6 +5,7 @@ mod common;
 
 use spirv_export::{
     disassemble, export, ExportError, ExportOptions, Features, FloatControls, FloatModes,
+    Reconvergence,
 };
 
 fn parse(sir: &str) -> ir::Program {
@@ -174,6 +175,7 @@ fn float_modes_follow_the_options() {
     let opts = ExportOptions {
         invocations: 8,
         float_controls: FloatControls::lavapipe(),
+        reconvergence: Reconvergence::Default,
     };
     let m = export(&parse(MIXED), &opts).unwrap();
     assert_eq!(m.float_controls, FloatControls::lavapipe());
@@ -185,6 +187,7 @@ fn float_modes_follow_the_options() {
     let opts = ExportOptions {
         invocations: 8,
         float_controls: FloatControls::none(),
+        reconvergence: Reconvergence::Default,
     };
     let m = export(&parse(MIXED), &opts).unwrap();
     assert_eq!(m.float_controls, FloatControls::none());
@@ -218,4 +221,85 @@ fn values_and_blocks_carry_ir_names() {
 fn unparsable_words_disassemble_to_an_error_comment() {
     let text = disassemble(&[0x0723_0203, 1]);
     assert!(text.starts_with("; error:"), "{text}");
+}
+
+const VOTE: &str = "shader: vote
+decl_input 0 i32
+decl_output 0 bool
+impl main {
+	block b0:
+	32 %0 = @load_input () (slot=0)
+	1 %1 = ieq %0, %0
+	1 %2 = @vote_all (%1)
+	@store_output (%2) (slot=0)
+}
+";
+
+#[test]
+fn reconvergence_requests_are_declared_and_named() {
+    let with = |reconvergence| ExportOptions {
+        reconvergence,
+        ..ExportOptions::new(8)
+    };
+    let plain = export(&parse(VOTE), &with(Reconvergence::Default)).unwrap();
+    let text = disassemble(&plain.words);
+    assert!(
+        !text.contains("Reconverge") && !text.contains("UniformControlFlow"),
+        "{text}"
+    );
+
+    let uniform = export(&parse(VOTE), &with(Reconvergence::SubgroupUniform)).unwrap();
+    let text = disassemble(&uniform.words);
+    assert!(
+        text.contains("OpExtension \"SPV_KHR_subgroup_uniform_control_flow\"\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("OpExecutionMode %main SubgroupUniformControlFlowKHR\n"),
+        "{text}"
+    );
+    assert_eq!(
+        uniform.features.missing_from(&plain.features),
+        ["subgroup_uniform_control_flow"]
+    );
+    common::spirv_val(&uniform.words).unwrap();
+    common::round_trip(&uniform.words).unwrap();
+
+    // SPIRV-Tools 2023.1 predates SPV_KHR_maximal_reconvergence, so this
+    // module is checked word by word instead of by spirv-val: one
+    // OpExecutionMode (opcode 16, 3 words) naming the entry point and
+    // enumerant 6023 (the extension's grammar), and nothing else changed.
+    let maximal = export(&parse(VOTE), &with(Reconvergence::Maximal)).unwrap();
+    assert_eq!(
+        maximal.features.missing_from(&plain.features),
+        ["maximal_reconvergence"]
+    );
+    let text = disassemble(&maximal.words);
+    assert!(
+        text.contains("OpExtension \"SPV_KHR_maximal_reconvergence\"\n"),
+        "{text}"
+    );
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| *l == "OpExecutionMode %main MaximallyReconvergesKHR")
+        .unwrap_or_else(|| panic!("no MaximallyReconvergesKHR line in\n{text}"));
+    assert!(
+        lines[at - 1].starts_with("OpExecutionMode %main "),
+        "{text}"
+    );
+    let mode_words: Vec<&[u32]> = maximal.words[5..]
+        .chunks(1)
+        .enumerate()
+        .filter(|(k, w)| w[0] == (3 << 16) | 16 && maximal.words[5 + k + 2] == 6023)
+        .map(|(k, _)| &maximal.words[5 + k..5 + k + 3])
+        .collect();
+    assert_eq!(mode_words.len(), 1);
+    let plain_text = disassemble(&plain.words);
+    let without: Vec<&str> = lines
+        .iter()
+        .filter(|l| !l.contains("MaximallyReconverges") && !l.contains("maximal_reconvergence"))
+        .copied()
+        .collect();
+    assert_eq!(without, plain_text.lines().collect::<Vec<_>>());
 }

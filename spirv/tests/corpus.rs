@@ -22,6 +22,7 @@ fn corpus_validates() {
             let opts = ExportOptions {
                 invocations: invocations(case),
                 float_controls: fc,
+                reconvergence: Default::default(),
             };
             let m = export(&case.program, &opts)
                 .unwrap_or_else(|e| panic!("{name}: export failed: {e}"));

@@ -38,6 +38,7 @@ fn generated_cases_validate() {
         let opts = ExportOptions {
             invocations: invocations(&case),
             float_controls: controls,
+            reconvergence: Default::default(),
         };
         let m = export(&case.program, &opts)
             .unwrap_or_else(|e| panic!("seed {seed}: export failed: {e}"));

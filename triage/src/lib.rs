@@ -3,6 +3,7 @@
 //! bug reports in Markdown and JSON ([`report`]), and the durable writes
 //! every file of theirs and the farm's goes through ([`durable`]).
 
+pub mod driver_report;
 pub mod durable;
 pub mod reduce;
 pub mod report;

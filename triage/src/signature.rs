@@ -67,6 +67,20 @@ impl Signature {
         Signature::new(v, culprit.map(|c| c.to_string()), None)
     }
 
+    /// The signature of a driver failure: `v` of `case` on `driver`, the
+    /// culprit the driver's target name, a mismatch's detail the op of the
+    /// first value it computes wrongly.
+    pub fn of_driver(
+        case: &ir::Case,
+        driver: &mut oracle::driver::Driver,
+        v: &Verdict,
+    ) -> Signature {
+        let probe = matches!(v, Verdict::Mismatch { .. })
+            .then(|| driver.first_wrong_op(case))
+            .flatten();
+        Signature::new(v, Some(driver.target_name()), probe.as_deref())
+    }
+
     /// The directory-safe name (the same as `to_string()`).
     pub fn name(&self) -> String {
         self.to_string()

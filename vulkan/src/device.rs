@@ -136,7 +136,9 @@ impl Device {
     /// Loads the Vulkan loader, creates an instance and opens a device.
     ///
     /// `selector`: `None` takes the first physical device; `Some(s)` the
-    /// first whose name contains `s`, ignoring case (`"llvmpipe"`, `"intel"`).
+    /// first whose device name or driver name (`driverName`) contains `s`,
+    /// ignoring case and reading spaces as `-` (`"llvmpipe"`, `"intel"`,
+    /// `"intel-open-source-mesa-driver"`).
     /// Every optional feature the runner knows (see [`crate::Features`],
     /// subgroup size control, the reconvergence extensions) is enabled when
     /// the device has it. Errors are [`JobError::DeviceOpen`].
@@ -205,18 +207,21 @@ impl Device {
                     .unwrap_or_default(),
             );
         }
-        let chosen = match selector {
+        let chosen = match selector.map(selection_key) {
             None => (!physicals.is_empty()).then_some(0),
-            Some(s) => {
-                let s = s.to_lowercase();
-                names.iter().position(|n| n.to_lowercase().contains(&s))
-            }
+            Some(want) => physicals.iter().zip(&names).position(|(&pd, name)| {
+                selection_key(name).contains(&want)
+                    || probe(&instance, pd)
+                        .is_ok_and(|p| selection_key(&p.info.driver_name).contains(&want))
+            }),
         };
         let Some(index) = chosen else {
             return Err(open_err(match selector {
                 None => "no Vulkan physical device (for lavapipe install mesa-vulkan-drivers)"
                     .to_string(),
-                Some(s) => format!("no Vulkan device name contains {s:?}; devices: {names:?}"),
+                Some(s) => {
+                    format!("no Vulkan device or driver name contains {s:?}; devices: {names:?}")
+                }
             }));
         };
         let pd = physicals[index];
@@ -487,6 +492,12 @@ struct Probe {
     float16_int8: bool,
     storage8: bool,
     size_control: bool,
+}
+
+/// A device or driver name as selectors match it: lowercase, spaces as `-`
+/// (the form of a driver in target names, `vulkan:intel-open-source-mesa-driver`).
+fn selection_key(name: &str) -> String {
+    name.to_lowercase().replace(' ', "-")
 }
 
 /// Reads properties, features and extensions of `pd` into a [`DeviceInfo`].

@@ -47,4 +47,6 @@ pub use info::{
 pub use job::{ExitInfo, Job, JobError, JobResult, Timings, BINDINGS, MIN_BUFFER_BYTES};
 pub use protocol::Fault;
 pub use run::SPIRV_MAGIC;
-pub use worker::{worker_main, EXIT_DEVICE_BROKEN, EXIT_OK, EXIT_OPEN_FAILED, EXIT_PROTOCOL};
+pub use worker::{
+    worker_main, EXIT_DEVICE_BROKEN, EXIT_OK, EXIT_OPEN_FAILED, EXIT_PROTOCOL, FAULTS_VAR,
+};

@@ -5,6 +5,7 @@ use std::io::{self, Write};
 use std::time::Duration;
 
 use crate::device::Device;
+use crate::job::JobError;
 use crate::protocol::{read_frame, write_frame, Fault, Request, Response};
 
 /// Exit code: stdin reached EOF (the client closed the pipe).
@@ -35,6 +36,14 @@ pub fn worker_main() -> i32 {
     let mut stdin = io::stdin().lock();
     let mut stdout = io::stdout().lock();
     let mut device: Option<Device> = None;
+    let plan = match planned_faults() {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("vk-worker: {FAULTS_VAR}: {e}");
+            return EXIT_PROTOCOL;
+        }
+    };
+    let mut jobs = 0usize;
     loop {
         let payload = match read_frame(&mut stdin) {
             Ok(Some(payload)) => payload,
@@ -64,6 +73,10 @@ pub fn worker_main() -> i32 {
                 },
             },
             Request::Job(job) => {
+                jobs += 1;
+                if let Some((_, fault)) = plan.at_job.iter().find(|(at, _)| *at == jobs) {
+                    inject(*fault, &mut stdout);
+                }
                 if device.is_none() {
                     match Device::open(None) {
                         Ok(d) => device = Some(d),
@@ -75,7 +88,16 @@ pub fn worker_main() -> i32 {
                     }
                 }
                 let d = device.as_mut().expect("opened above");
-                let result = d.run(&job);
+                let mut result = if plan.reject.contains(&jobs) {
+                    Err(JobError::CompileFailed(format!(
+                        "rejected as planned by {FAULTS_VAR} (job {jobs} of this worker)"
+                    )))
+                } else {
+                    d.run(&job)
+                };
+                if let Ok(r) = &mut result {
+                    plan.miscompile(&job.spirv, &mut r.buffers);
+                }
                 let exit = match &result {
                     Err(e) if e.is_fatal_to_device() => Some(EXIT_DEVICE_BROKEN),
                     _ => None,
@@ -99,6 +121,105 @@ pub fn worker_main() -> i32 {
     }
 }
 
+/// The environment variable that plans faults for tests of fault handling
+/// in a whole campaign, a comma-separated list:
+/// - `abort@3`, `hang@7`, `garbage@2`: every worker process aborts when
+///   its 3rd job arrives, hangs at its 7th, writes garbage at its 2nd (a
+///   restarted worker counts from 1 again);
+/// - `reject@4`: every worker answers its 4th job with a compile failure
+///   (as a driver rejecting the module would) without running it;
+/// - `miscompile@132`: a simulated miscompile, deterministic whatever the
+///   driver: after every job whose module contains an instruction with
+///   SPIR-V opcode 132 (`OpIMul`), the lowest bit of every written output
+///   record (binding 2: value low word, high word, written flag, pad) is
+///   flipped.
+///
+/// Unset in normal use.
+pub const FAULTS_VAR: &str = "SHADERFARM_VK_FAULTS";
+
+/// What [`FAULTS_VAR`] plans.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Plan {
+    /// (job number, fault).
+    at_job: Vec<(usize, Fault)>,
+    /// Job numbers answered with a compile failure.
+    reject: Vec<usize>,
+    /// SPIR-V opcodes whose presence corrupts the outputs.
+    miscompile: Vec<u32>,
+}
+
+impl Plan {
+    /// Applies the planned miscompiles to a finished job's buffers.
+    fn miscompile(&self, spirv: &[u32], buffers: &mut [Vec<u32>]) {
+        if !self.miscompile.iter().any(|&op| contains_opcode(spirv, op)) {
+            return;
+        }
+        if let Some(outputs) = buffers.get_mut(2) {
+            for record in outputs.chunks_exact_mut(4) {
+                if record[2] == 1 {
+                    record[0] ^= 1;
+                }
+            }
+        }
+    }
+}
+
+/// Whether a module (header of 5 words, then instructions whose first word
+/// is `count << 16 | opcode`) has an instruction with `opcode`.
+fn contains_opcode(words: &[u32], opcode: u32) -> bool {
+    let mut at = 5;
+    while at < words.len() {
+        if words[at] & 0xffff == opcode {
+            return true;
+        }
+        at += ((words[at] >> 16) as usize).max(1);
+    }
+    false
+}
+
+/// The faults [`FAULTS_VAR`] plans.
+fn planned_faults() -> Result<Plan, String> {
+    let Ok(text) = std::env::var(FAULTS_VAR) else {
+        return Ok(Plan::default());
+    };
+    parse_plan(&text)
+}
+
+/// Reads a [`FAULTS_VAR`] value.
+fn parse_plan(text: &str) -> Result<Plan, String> {
+    let mut plan = Plan::default();
+    for item in text.split(',').map(str::trim).filter(|t| !t.is_empty()) {
+        let (name, at) = item
+            .split_once('@')
+            .ok_or_else(|| format!("`{item}` is not FAULT@NUMBER"))?;
+        let at: usize = at
+            .parse()
+            .ok()
+            .filter(|&n| n > 0)
+            .ok_or_else(|| format!("`{at}` is not a number (1, 2, ...)"))?;
+        let fault = match name {
+            "abort" => Fault::Abort,
+            "hang" => Fault::Hang,
+            "garbage" => Fault::Garbage,
+            "reject" => {
+                plan.reject.push(at);
+                continue;
+            }
+            "miscompile" => {
+                plan.miscompile.push(at as u32);
+                continue;
+            }
+            other => {
+                return Err(format!(
+                    "unknown fault `{other}` (abort, hang, garbage, reject, miscompile)"
+                ))
+            }
+        };
+        plan.at_job.push((at, fault));
+    }
+    Ok(plan)
+}
+
 /// Makes the requested fault happen.
 fn inject(fault: Fault, stdout: &mut impl Write) {
     match fault {
@@ -110,5 +231,64 @@ fn inject(fault: Fault, stdout: &mut impl Write) {
         Fault::Garbage => {
             let _ = stdout.write_all(GARBAGE).and_then(|()| stdout.flush());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fault_plans_parse_or_say_why_not() {
+        assert_eq!(
+            parse_plan("abort@2, hang@7,miscompile@132,reject@4").unwrap(),
+            Plan {
+                at_job: vec![(2, Fault::Abort), (7, Fault::Hang)],
+                reject: vec![4],
+                miscompile: vec![132],
+            }
+        );
+        assert_eq!(parse_plan("").unwrap(), Plan::default());
+        assert_eq!(
+            parse_plan("explode@1").unwrap_err(),
+            "unknown fault `explode` (abort, hang, garbage, reject, miscompile)"
+        );
+        assert_eq!(
+            parse_plan("abort").unwrap_err(),
+            "`abort` is not FAULT@NUMBER"
+        );
+        assert_eq!(
+            parse_plan("abort@0").unwrap_err(),
+            "`0` is not a number (1, 2, ...)"
+        );
+    }
+
+    #[test]
+    fn a_planned_miscompile_flips_written_outputs_of_matching_modules() {
+        let plan = Plan {
+            miscompile: vec![132],
+            ..Plan::default()
+        };
+        // Header, then `OpIMul` (4 words: 4 << 16 | 132) among others.
+        let with = [
+            0x0723_0203,
+            0,
+            0,
+            9,
+            0,
+            2 << 16 | 17,
+            1,
+            4 << 16 | 132,
+            1,
+            2,
+            3,
+        ];
+        let without = [0x0723_0203, 0, 0, 9, 0, 2 << 16 | 17, 132];
+        let records = vec![6, 0, 1, 0, 6, 0, 0, 0, 0xff, 0, 1, 0];
+        let mut buffers = vec![vec![], vec![], records.clone(), vec![]];
+        plan.miscompile(&without, &mut buffers);
+        assert_eq!(buffers[2], records, "132 as an operand is not OpIMul");
+        plan.miscompile(&with, &mut buffers);
+        assert_eq!(buffers[2], [7, 0, 1, 0, 6, 0, 0, 0, 0xfe, 0, 1, 0]);
     }
 }

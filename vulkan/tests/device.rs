@@ -227,7 +227,7 @@ fn a_selector_that_matches_nothing_says_what_there_is() {
     match Device::open(Some("no-such-gpu")) {
         Err(JobError::DeviceOpen(m)) => {
             assert!(
-                m.starts_with("no Vulkan device name contains \"no-such-gpu\""),
+                m.starts_with("no Vulkan device or driver name contains \"no-such-gpu\""),
                 "{m}"
             );
             assert!(m.contains("llvmpipe"), "{m}");
@@ -235,8 +235,16 @@ fn a_selector_that_matches_nothing_says_what_there_is() {
         Err(e) => panic!("wrong error {e:?}"),
         Ok(_) => panic!("opened a device for a selector that matches nothing"),
     }
-    // Case-insensitive.
+    // Case-insensitive, and spaces read as `-` on both sides.
     assert!(Device::open(Some("LLVMPIPE")).is_ok(), "{NEED_LAVAPIPE}");
+    assert!(
+        Device::open(Some("llvmpipe-(LLVM")).is_ok(),
+        "{NEED_LAVAPIPE}"
+    );
+    assert!(
+        Device::open(Some("llvmpipe (llvm")).is_ok(),
+        "{NEED_LAVAPIPE}"
+    );
 }
 
 #[test]

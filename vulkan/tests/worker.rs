@@ -273,7 +273,7 @@ fn a_device_that_is_not_there_fails_to_start() {
     match Runner::new(worker_command(), config) {
         Err(JobError::DeviceOpen(m)) => {
             assert!(
-                m.starts_with("no Vulkan device name contains \"no-such-gpu\""),
+                m.starts_with("no Vulkan device or driver name contains \"no-such-gpu\""),
                 "{m}"
             )
         }
@@ -303,4 +303,32 @@ fn a_wrong_entry_point_is_not_fatal_to_the_farm() {
         ))
     );
     check_round_trip(&mut r, 2, 0, 0);
+}
+
+#[test]
+fn planned_faults_crash_every_worker_at_the_same_job() {
+    let mut c = worker_command();
+    c.env(vulkan::FAULTS_VAR, "abort@2");
+    let mut r = Runner::new(c, config()).unwrap_or_else(|e| panic!("{NEED_LAVAPIPE}: {e}"));
+    let mut outcomes = Vec::new();
+    for j in 0..5u32 {
+        outcomes.push(match r.run(&abi_job(abi_shader(8, j), 8, 0)) {
+            Ok(_) => "ok".to_string(),
+            Err(JobError::Crashed { status }) => format!("crashed ({status})"),
+            Err(e) => format!("{e}"),
+        });
+    }
+    // Each worker's 2nd job aborts (SIGABRT = 6); the next job starts a new one.
+    assert_eq!(
+        outcomes,
+        ["ok", "crashed (signal 6)", "ok", "crashed (signal 6)", "ok"]
+    );
+    assert_eq!(r.starts(), 3);
+    // A plan that does not parse stops the worker before it opens anything.
+    let mut c = worker_command();
+    c.env(vulkan::FAULTS_VAR, "explode@1");
+    assert!(matches!(
+        Runner::new(c, config()),
+        Err(JobError::DeviceOpen(_))
+    ));
 }

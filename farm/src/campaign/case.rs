@@ -1,11 +1,18 @@
 //! One case of a campaign: generated from its seed, checked under every
-//! config of the mix, each failing run localized and turned into a finding.
+//! model config of the mix and on every driver target, each failing run
+//! localized (the model) or probed (a driver) and turned into a finding.
 
 use super::findings::Finding;
 use super::mix::Mix;
 use super::CampaignId;
+use crate::target::{worker_command, Target};
 use compiler::StageId;
+use oracle::driver::Driver;
 use oracle::Verdict;
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::Duration;
 use triage::signature::Signature;
 
 /// One config-run's outcome, as the counters see it.
@@ -33,6 +40,28 @@ pub struct CaseResult {
     /// Every config disagreed with the oracle in the same way (suspect the
     /// oracle or the simulator rather than one compile).
     pub suspect: bool,
+    /// What the driver runs cost and excluded.
+    pub driver: DriverCaseStats,
+    /// Why the case could not run at all (a driver target that cannot be
+    /// opened); the campaign stops.
+    pub error: Option<String>,
+}
+
+/// What one case's driver runs cost and which outputs they did not compare.
+#[derive(Clone, Debug, Default)]
+pub struct DriverCaseStats {
+    /// Driver runs.
+    pub runs: u64,
+    /// Time exporting.
+    pub export: Duration,
+    /// Time creating pipelines.
+    pub pipeline: Duration,
+    /// Time dispatching.
+    pub dispatch: Duration,
+    /// Time in whole jobs.
+    pub job: Duration,
+    /// Output pairs not compared, per relaxation.
+    pub excluded: BTreeMap<String, u64>,
 }
 
 /// The seed of global case `g`.
@@ -40,25 +69,119 @@ pub fn case_seed(base: u64, g: u64) -> u64 {
     base.wrapping_add(g)
 }
 
-/// Generates and checks case `local` of this shard.
-pub fn run_case(id: &CampaignId, mix: &Mix, local: u64) -> CaseResult {
+/// What a worker thread needs to run cases on driver targets: the farm
+/// binary whose `vk-worker` subcommand it starts.
+#[derive(Clone, Debug)]
+pub struct DriverSetup {
+    /// The farm executable.
+    pub exe: PathBuf,
+}
+
+thread_local! {
+    /// This worker thread's open drivers, by target text.
+    static DRIVERS: RefCell<BTreeMap<String, Driver>> = const { RefCell::new(BTreeMap::new()) };
+}
+
+/// Generates and checks case `local` of this shard: under every model
+/// config of the mix (when the model is a target), then on every driver
+/// target (each worker thread opens its own driver, in a child process).
+pub fn run_case(id: &CampaignId, mix: &Mix, setup: Option<&DriverSetup>, local: u64) -> CaseResult {
     let g = local * id.shards + id.shard;
     let seed = case_seed(id.seed, g);
     let case = generator::generate(seed, &id.generator);
-    let configs = mix.configs(seed);
     let mut r = CaseResult {
         local,
         runs: vec![],
         changed: vec![],
         findings: vec![],
         suspect: false,
+        driver: DriverCaseStats::default(),
+        error: None,
     };
-    let expected = oracle::check::expected_outputs(&case, configs[0].simd);
+    let targets: Vec<Target> = id.targets.iter().filter_map(|t| t.parse().ok()).collect();
+    if targets.contains(&Target::Model) {
+        run_model(&case, mix, g, seed, &mut r);
+    }
+    for t in targets.iter().filter(|t| t.is_driver()) {
+        if let Err(e) = run_driver(&case, t, setup, g, seed, &mut r) {
+            r.error = Some(e);
+            break;
+        }
+    }
+    r
+}
+
+/// Runs `case` on driver target `t` (opened on this thread's first use).
+fn run_driver(
+    case: &ir::Case,
+    t: &Target,
+    setup: Option<&DriverSetup>,
+    g: u64,
+    seed: u64,
+    r: &mut CaseResult,
+) -> Result<(), String> {
+    let Target::Vulkan { selector } = t else {
+        return Ok(());
+    };
+    DRIVERS.with(|drivers| {
+        let mut drivers = drivers.borrow_mut();
+        let key = t.to_string();
+        if !drivers.contains_key(&key) {
+            let setup =
+                setup.ok_or("a driver target needs the farm executable to start its worker")?;
+            let d = Driver::open(worker_command(&setup.exe), selector.as_deref(), None)
+                .map_err(|e| format!("target {t}: {e}"))?;
+            drivers.insert(key.clone(), d);
+        }
+        let driver = drivers.get_mut(&key).expect("opened above");
+        let run = driver.check(case);
+        let s = &mut r.driver;
+        s.runs += 1;
+        s.export += run.timings.export;
+        s.pipeline += run.timings.pipeline_create;
+        s.dispatch += run.timings.dispatch;
+        s.job += run.timings.job;
+        for rel in oracle::relax::Relaxation::ALL {
+            let n = run.excluded.get(*rel);
+            if n > 0 {
+                *s.excluded.entry(rel.name().to_string()).or_default() += n as u64;
+            }
+        }
+        let target = driver.target_name();
+        if crate::is_finding(&run.verdict) {
+            let signature = Signature::of_driver(case, driver, &run.verdict);
+            let pos = r.runs.len() as u64;
+            r.findings.push((
+                pos,
+                Finding::of_driver(
+                    case,
+                    &target,
+                    triage::driver_report::DeviceText::of(driver),
+                    &run.verdict,
+                    &signature,
+                    g,
+                    seed,
+                ),
+            ));
+        }
+        r.runs.push(RunOutcome {
+            strategy: target,
+            kind: run.verdict.kind(),
+            culprit: None,
+        });
+        Ok(())
+    })
+}
+
+/// Runs `case` under every model config of the mix.
+fn run_model(case: &ir::Case, mix: &Mix, g: u64, seed: u64, r: &mut CaseResult) {
+    let configs = mix.configs(seed);
+    let expected = oracle::check::expected_outputs(case, configs[0].simd);
     let mut mismatches = Vec::new();
     for (pos, c) in configs.iter().enumerate() {
         let v = match &expected {
             Ok(e) => {
-                let (v, changed) = oracle::check::check_against(&case, c, e);
+                let (v, changed) = oracle::check::check_against(case, c, e);
                 r.changed.extend(changed);
                 v
             }
@@ -66,12 +189,12 @@ pub fn run_case(id: &CampaignId, mix: &Mix, local: u64) -> CaseResult {
         };
         let mut culprit = None;
         if crate::is_finding(&v) {
-            let trail = oracle::localize(&case, c);
+            let trail = oracle::localize(case, c);
             culprit = trail.culprit();
             let signature = Signature::new(&v, culprit.map(|s| s.to_string()), None);
             r.findings.push((
                 pos as u64,
-                Finding::new(&case, c, &v, &trail, &signature, g, seed),
+                Finding::new(case, c, &v, &trail, &signature, g, seed),
             ));
         }
         if let Verdict::Mismatch { diffs } = &v {
@@ -86,5 +209,4 @@ pub fn run_case(id: &CampaignId, mix: &Mix, local: u64) -> CaseResult {
     r.suspect = mismatches.len() == configs.len()
         && configs.len() > 1
         && mismatches.windows(2).all(|w| w[0] == w[1]);
-    r
 }

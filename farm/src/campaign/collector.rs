@@ -36,6 +36,9 @@ impl Collector {
     /// their buckets unless the case was counted before), then its counters;
     /// then the case counts as done.
     pub fn take_case(&mut self, r: &CaseResult) -> Result<()> {
+        if let Some(e) = &r.error {
+            anyhow::bail!("case {} could not run: {e}", r.local);
+        }
         let counted = self.buckets.count_case(r.local);
         let mut changed = false;
         for (pos, f) in &r.findings {
@@ -72,6 +75,18 @@ impl Collector {
             *c.pass_changed.entry(p.to_string()).or_default() += 1;
         }
         c.oracle_suspect += r.suspect as u64;
+        let d = &r.driver;
+        if d.runs > 0 {
+            let t = &mut c.driver_time;
+            t.runs += d.runs;
+            t.export_s += d.export.as_secs_f64();
+            t.pipeline_s += d.pipeline.as_secs_f64();
+            t.dispatch_s += d.dispatch.as_secs_f64();
+            t.job_s += d.job.as_secs_f64();
+            for (k, n) in &d.excluded {
+                *c.excluded.entry(k.clone()).or_default() += n;
+            }
+        }
         self.checkpoint.mark(r.local);
         Ok(())
     }

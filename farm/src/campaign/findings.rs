@@ -87,6 +87,10 @@ pub struct FindingVerdict {
     /// The variant it showed up under ([`triage::signature::Variant::key`]).
     #[serde(default)]
     pub variant: String,
+    /// A driver finding's device and driver (name, driver version, driver
+    /// ID, Vulkan and conformance versions, subgroup size).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub device: Option<triage::driver_report::DeviceText>,
 }
 
 /// One finding, ready to write.
@@ -133,20 +137,23 @@ impl Finding {
         )
     }
 
-    /// Builds a finding of a driver (`target`, run at subgroup size `simd`)
-    /// filed under `signature`.
+    /// Builds a finding of a driver (`target`, on `device`) filed under
+    /// `signature`.
     pub fn of_driver(
         case: &ir::Case,
         target: &str,
-        simd: u32,
+        device: triage::driver_report::DeviceText,
         v: &Verdict,
         signature: &Signature,
         index: u64,
         seed: u64,
     ) -> Finding {
+        let simd = device.subgroup_size;
         let config = Config::new(compiler::Strategy::Bool32, simd, compiler::PassSet::all());
         let variant = Variant::of_driver(target, simd);
-        Finding::build(case, &config, variant, v, vec![], signature, index, seed)
+        let mut f = Finding::build(case, &config, variant, v, vec![], signature, index, seed);
+        f.verdict.device = Some(device);
+        f
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -180,6 +187,7 @@ impl Finding {
                 trail,
                 signature: name,
                 variant: variant.key(),
+                device: None,
             },
             variant,
         }

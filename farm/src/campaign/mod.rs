@@ -25,7 +25,7 @@ pub mod stats;
 use crate::durable::{read_json, write_atomic, write_json};
 use anyhow::{bail, Context, Result};
 use buckets::Buckets;
-pub use case::{case_seed, run_case, CaseResult};
+pub use case::{case_seed, run_case, CaseResult, DriverSetup};
 use collector::Collector;
 use mix::Mix;
 use pool::Cursor;
@@ -60,9 +60,17 @@ pub struct CampaignId {
     /// generate different cases, so they are not resumed or merged together).
     #[serde(default)]
     pub version: String,
+    /// The compilers under test: `model` and/or driver targets
+    /// (`vulkan`, `vulkan:NAME`).
+    #[serde(default = "model_only")]
+    pub targets: Vec<String>,
     /// For a merged directory: every shard it holds (empty for one shard).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub merged: Vec<u64>,
+}
+
+fn model_only() -> Vec<String> {
+    vec!["model".into()]
 }
 
 impl CampaignId {
@@ -71,10 +79,13 @@ impl CampaignId {
         env!("CARGO_PKG_VERSION").to_string()
     }
 
-    /// Config-runs per case under this campaign's mix.
+    /// Config-runs per case: the mix's model configs (when the model is a
+    /// target) and one run per driver target.
     pub fn runs_per_case(&self) -> u64 {
         let sets = if self.passes == "mix" { 2 } else { 1 };
-        self.strategies.len() as u64 * sets
+        let model = self.targets.iter().any(|t| t == "model") as u64;
+        let drivers = self.targets.iter().filter(|t| *t != "model").count() as u64;
+        model * self.strategies.len() as u64 * sets + drivers
     }
 
     /// The shards this directory holds.
@@ -102,6 +113,8 @@ pub struct RunLimits {
     pub quiet: bool,
     /// How often the checkpoint and statistics are written.
     pub checkpoint_every: Duration,
+    /// What driver targets need (the farm executable for their workers).
+    pub driver: Option<case::DriverSetup>,
 }
 
 impl RunLimits {
@@ -322,12 +335,13 @@ pub fn run(
     let cancel = Arc::new(AtomicBool::new(false));
     let (mut last_write, mut last_line) = (Instant::now(), Instant::now());
     let mut result: Result<()> = Ok(());
-    let work = |k: u64| run_case(id, mix, k);
+    let work = |k: u64| run_case(id, mix, limits.driver.as_ref(), k);
     std::thread::scope(|scope| {
         pool::spawn_workers(scope, limits.jobs, &cursor, &work, tx);
         {
             let (dir, cancel) = (&findings_dir, cancel.clone());
-            scope.spawn(move || reduce::background(dir, job_rx, done_tx, cancel));
+            let setup = limits.driver.as_ref();
+            scope.spawn(move || reduce::background(dir, job_rx, done_tx, cancel, setup));
         }
         let mut fail = |e: anyhow::Error| {
             if result.is_ok() {

@@ -92,6 +92,8 @@ mod tests {
             changed: vec![],
             findings: vec![],
             suspect: false,
+            driver: Default::default(),
+            error: None,
         };
         let (tx, rx) = crossbeam_channel::unbounded();
         std::thread::scope(|s| spawn_workers(s, 3, &cursor, &work, tx));

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Counters of a campaign (only of cases whose results are recorded).
-#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
 pub struct Counters {
     /// Cases finished.
     pub cases: u64,
@@ -23,6 +23,36 @@ pub struct Counters {
     /// cross-config disagreement with the oracle itself (suspect the oracle
     /// or the simulator).
     pub oracle_suspect: u64,
+    /// Driver runs: output pairs not compared, per relaxation (what the
+    /// Vulkan spec lets a driver compute differently).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub excluded: BTreeMap<String, u64>,
+    /// Driver runs: where the time went.
+    #[serde(default, skip_serializing_if = "DriverTime::is_empty")]
+    pub driver_time: DriverTime,
+}
+
+/// Time spent in driver runs, summed over the campaign.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct DriverTime {
+    /// Driver runs (cases run on a driver).
+    pub runs: u64,
+    /// Seconds exporting SPIR-V.
+    pub export_s: f64,
+    /// Seconds creating pipelines (the driver compiling).
+    pub pipeline_s: f64,
+    /// Seconds submitting and waiting (lavapipe compiles at the first
+    /// dispatch).
+    pub dispatch_s: f64,
+    /// Seconds in whole jobs as the client saw them (protocol included).
+    pub job_s: f64,
+}
+
+impl DriverTime {
+    /// Whether no driver ran.
+    pub fn is_empty(&self) -> bool {
+        self.runs == 0
+    }
 }
 
 impl Counters {

@@ -4,7 +4,8 @@ use crate::output::emit;
 use anyhow::Result;
 use compiler::{BugSet, Strategy};
 use farm::campaign::mix::{Mix, PassChoice};
-use farm::campaign::{self, CampaignId, RunLimits};
+use farm::campaign::{self, CampaignId, DriverSetup, RunLimits};
+use farm::target::Target;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -50,6 +51,11 @@ pub struct Args {
     /// Generator config (JSON).
     #[arg(long)]
     config: Option<PathBuf>,
+    /// Compilers under test, comma-separated: model (our brw model, every
+    /// config of the mix), vulkan (the first Vulkan device), vulkan:NAME (the
+    /// first whose device or driver name contains NAME).
+    #[arg(long, value_delimiter = ',', default_value = "model", value_parser = |s: &str| s.parse::<Target>())]
+    targets: Vec<Target>,
     /// No progress output.
     #[arg(long)]
     quiet: bool,
@@ -73,6 +79,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
         inject: a.inject.to_string(),
         generator,
         version: CampaignId::current_version(),
+        targets: a.targets.iter().map(|t| t.to_string()).collect(),
         merged: vec![],
     };
     let mix = Mix {
@@ -97,6 +104,13 @@ pub fn run(a: Args) -> Result<ExitCode> {
         tty: std::io::stderr().is_terminal(),
         quiet: a.quiet,
         checkpoint_every: RunLimits::CHECKPOINT_EVERY,
+        driver: if a.targets.iter().any(Target::is_driver) {
+            Some(DriverSetup {
+                exe: std::env::current_exe()?,
+            })
+        } else {
+            None
+        },
     };
     let stop = Arc::new(AtomicBool::new(false));
     let handler_stop = stop.clone();

@@ -6,7 +6,11 @@ use crate::output::emit;
 use anyhow::{bail, Context, Result};
 use compiler::{BugSet, PassSet, Strategy};
 use farm::campaign::findings::FindingConfig;
-use farm::campaign::reduce::{reduce_into, ReduceOptions, MAX_CHECKS};
+use farm::campaign::reduce::{
+    reduce_driver_into, reduce_into, ReduceOptions, DRIVER_MAX_CHECKS, MAX_CHECKS,
+};
+use farm::target::Target;
+use oracle::driver::Driver;
 use oracle::Config;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -36,13 +40,19 @@ pub struct Args {
     /// Keep the strategy and pass set; minimize only the case.
     #[arg(long)]
     keep_config: bool,
-    /// Most candidate checks the reducer makes.
-    #[arg(long, default_value_t = MAX_CHECKS)]
-    max_checks: usize,
+    /// Most candidate checks the reducer makes (default: 20000 for the
+    /// model, 800 for a driver, where each check runs the case on it twice).
+    #[arg(long)]
+    max_checks: Option<usize>,
+    /// Reduce against a Vulkan driver (vulkan or vulkan:NAME) instead of the
+    /// model; a driver finding directory says its own target.
+    #[arg(long, value_parser = |s: &str| s.parse::<Target>())]
+    target: Option<Target>,
 }
 
-/// The case, its config and the default output directory.
-fn load(a: &Args) -> Result<(ir::Case, Config, PathBuf, String)> {
+/// The case, its config, the default output directory, and the driver
+/// target of a driver finding.
+fn load(a: &Args) -> Result<(ir::Case, Config, PathBuf, String, Option<Target>)> {
     if a.path.is_dir() {
         let case = read_case(&a.path.join("case.sir"))?;
         let cfg_path = a.path.join("config.json");
@@ -51,7 +61,11 @@ fn load(a: &Args) -> Result<(ir::Case, Config, PathBuf, String)> {
         let fc: FindingConfig = serde_json::from_str(&text)
             .map_err(|e| farm::durable::json_error(&cfg_path.display().to_string(), &e))?;
         let what = format!("{}", a.path.display());
-        return Ok((case, fc.config()?, a.path.join("reduced"), what));
+        let target = (!fc.is_model())
+            .then(|| fc.target.parse::<Target>())
+            .transpose()
+            .map_err(|e| anyhow::anyhow!("{}: {e}", cfg_path.display()))?;
+        return Ok((case, fc.config()?, a.path.join("reduced"), what, target));
     }
     let case = read_case(&a.path)?;
     let text = std::fs::read_to_string(&a.path)?;
@@ -68,12 +82,21 @@ fn load(a: &Args) -> Result<(ir::Case, Config, PathBuf, String)> {
         .parent()
         .unwrap_or(Path::new("."))
         .join(format!("{stem}.reduced"));
-    Ok((case, config, out, a.path.display().to_string()))
+    Ok((case, config, out, a.path.display().to_string(), None))
 }
 
 /// Runs the command: exit 0 when the case was reduced and the report written.
 pub fn run(a: Args) -> Result<ExitCode> {
-    let (case, mut config, default_out, what) = load(&a)?;
+    let (case, mut config, default_out, what, found_on) = load(&a)?;
+    // A driver finding runs at its own subgroup size; a file at the device's.
+    let simd = a.simd.or(found_on.is_some().then_some(config.simd));
+    if let Some(t) = a.target.clone().or(found_on).filter(Target::is_driver) {
+        if case.dispatch.is_none() {
+            bail!("{what} has no dispatch section: nothing to run it over");
+        }
+        let out = a.out.clone().unwrap_or(default_out);
+        return reduce_on_driver(&a, &case, &t, simd, out, &what);
+    }
     if let Some(s) = a.strategy {
         config.strategy = s;
     }
@@ -92,7 +115,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let out = a.out.clone().unwrap_or(default_out);
     let opts = ReduceOptions {
         minimize_config: !a.keep_config,
-        max_checks: a.max_checks,
+        max_checks: a.max_checks.unwrap_or(MAX_CHECKS),
     };
     let r = reduce_into(
         &out,
@@ -115,6 +138,50 @@ pub fn run(a: Args) -> Result<ExitCode> {
         out.join(triage::report::CASE_FILE).display(),
         out.display(),
         rep.repro
+    ));
+    emit(&text)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Reduces `case` against driver target `t`.
+fn reduce_on_driver(
+    a: &Args,
+    case: &ir::Case,
+    t: &Target,
+    simd: Option<u32>,
+    out: PathBuf,
+    what: &str,
+) -> Result<ExitCode> {
+    let Target::Vulkan { selector } = t else {
+        bail!("`{t}` is not a driver target");
+    };
+    let mut driver = Driver::open(
+        farm::target::own_worker_command()?,
+        selector.as_deref(),
+        simd,
+    )?;
+    let r = reduce_driver_into(
+        &out,
+        case,
+        &mut driver,
+        a.max_checks.unwrap_or(DRIVER_MAX_CHECKS),
+        &Arc::new(AtomicBool::new(false)),
+    )
+    .with_context(|| what.to_string())?;
+    let mut text = format!(
+        "reduced {what} on {}\nsignature: {}\n",
+        driver.describe(),
+        r.signature.name
+    );
+    if !r.lanes.is_empty() {
+        text.push_str(&format!("{} lane/slot pairs differ\n", r.lanes.len()));
+    }
+    text.push_str(&format!(
+        "wrote {}: reduced.sir, reduced.spvasm, repro.shader_test, report.md, report.json\nrepro (in {}): {}\n         or: {}\n",
+        out.display(),
+        out.display(),
+        r.repro[0],
+        r.repro[1]
     ));
     emit(&text)?;
     Ok(ExitCode::SUCCESS)
