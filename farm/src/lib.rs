@@ -15,6 +15,7 @@ pub mod campaign;
 pub mod configs;
 pub mod durable;
 pub mod fuzz_targets;
+pub mod report;
 pub mod target;
 
 use oracle::Verdict;

@@ -43,6 +43,8 @@ enum Command {
     Merge(cmd::merge::Args),
     /// Minimize a failing case (a .sir file or a finding) and write its bug report.
     Reduce(cmd::reduce::Args),
+    /// Write a campaign's report: one self-contained HTML page.
+    Report(cmd::report::Args),
     /// Manage the corpus: `farm corpus add FINDING_DIR` adds a regression case.
     Corpus(cmd::corpus::Args),
     /// Run an EU assembly file in the simulator and print per-lane outputs.
@@ -77,6 +79,7 @@ fn main() -> ExitCode {
         Command::Compile(a) => cmd::compile::run(a),
         Command::Run(a) => cmd::run::run(a),
         Command::Export(a) => cmd::export::run(a),
+        Command::Report(a) => cmd::report::run(a),
         Command::Stats(a) => cmd::stats::run(a),
         Command::Fuzz(a) => cmd::fuzz::run(a),
         Command::Repro(a) => cmd::repro::run(a),

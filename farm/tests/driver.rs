@@ -371,6 +371,12 @@ fn a_driver_finding_is_reduced_reported_reproduced_and_reduced_again() {
     assert!(report.contains("| MESA_LLVMPIPE |"), "{report}");
     assert!(report.contains("vkrunner repro.shader_test"), "{report}");
 
+    // The campaign's HTML report shows the device and the reproducer.
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(html.contains("<td>MESA_LLVMPIPE</td>"), "no device table");
+    assert!(html.contains("<summary>VkRunner reproducer (repro.shader_test)</summary>"));
+    assert!(html.contains("<h2 id=\"driver\">Driver runs</h2>"));
+
     // repro: still failing under the fault, fixed without it.
     let dir = finding.to_str().unwrap();
     let o = farm_with(&["repro", dir], Some(&faults));

@@ -74,6 +74,10 @@ impl Collector {
         for p in &r.changed {
             *c.pass_changed.entry(p.to_string()).or_default() += 1;
         }
+        let passes: std::collections::BTreeSet<_> = r.changed.iter().collect();
+        for p in passes {
+            *c.pass_cases.entry(p.to_string()).or_default() += 1;
+        }
         c.oracle_suspect += r.suspect as u64;
         let d = &r.driver;
         if d.runs > 0 {

@@ -257,4 +257,7 @@ pub fn add_counters(total: &mut Counters, c: &Counters) {
     for (k, v) in &c.pass_changed {
         *total.pass_changed.entry(k.clone()).or_default() += v;
     }
+    for (k, v) in &c.pass_cases {
+        *total.pass_cases.entry(k.clone()).or_default() += v;
+    }
 }

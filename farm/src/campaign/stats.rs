@@ -17,8 +17,12 @@ pub struct Counters {
     pub per_strategy: BTreeMap<String, BTreeMap<String, u64>>,
     /// Failing config-runs per culprit pass.
     pub per_culprit: BTreeMap<String, u64>,
-    /// How often each pass changed the program.
+    /// How often each pass changed the program (config-runs).
     pub pass_changed: BTreeMap<String, u64>,
+    /// In how many cases each pass changed the program (in at least one of
+    /// the case's config-runs).
+    #[serde(default)]
+    pub pass_cases: BTreeMap<String, u64>,
     /// Cases where every config mismatched the oracle in the same way: a
     /// cross-config disagreement with the oracle itself (suspect the oracle
     /// or the simulator).

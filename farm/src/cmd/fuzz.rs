@@ -119,6 +119,11 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let _ = ctrlc::set_handler(move || handler_stop.store(true, Ordering::Relaxed));
     let s = campaign::run(&a.out, &id, &mix, &limits, a.resume, stop)?;
     let index = triage::signature::BucketIndex::load(&a.out).map_err(|e| anyhow::anyhow!("{e}"))?;
+    // The HTML report; failing to write it loses nothing already found.
+    let report_path = a.out.join(farm::report::REPORT_FILE);
+    let report = farm::report::write(&a.out, &report_path)
+        .map(|()| report_path)
+        .map_err(|e| format!("{e:#}"));
     let findings_dir = a.out.join("findings");
     let findings: Vec<serde_json::Value> = s
         .findings
@@ -148,10 +153,17 @@ pub fn run(a: Args) -> Result<ExitCode> {
             "verdicts": s.counters.verdicts,
             "findings": findings,
             "notes": s.notes,
+            "report": report.as_ref().ok(),
+            "report_error": report.as_ref().err(),
         });
         serde_json::to_string_pretty(&doc)? + "\n"
     } else {
-        summary_text(&a.out, &s, jobs, &findings)
+        let mut text = summary_text(&a.out, &s, jobs, &findings);
+        match &report {
+            Ok(p) => text.push_str(&format!("report: {}\n", p.display())),
+            Err(e) => text.push_str(&format!("the HTML report could not be written: {e}\n")),
+        }
+        text
     };
     emit(&text)?;
     Ok(if s.interrupted {

@@ -9,6 +9,7 @@ pub mod gen;
 pub mod interp;
 pub mod merge;
 pub mod reduce;
+pub mod report;
 pub mod repro;
 pub mod run;
 pub mod selftest;
