@@ -237,7 +237,9 @@ fn summary_text(
         Some(p) => text.push_str(&format!(
             "next: farm reduce {p}   (or --resume to reduce in the background)\n"
         )),
-        None => text.push_str("next: read each finding's reduced/report.md\n"),
+        None => {
+            text.push_str("next: open the report (below), or each finding's reduced/report.md\n")
+        }
     }
     text
 }
