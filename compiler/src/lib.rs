@@ -8,6 +8,7 @@
 
 pub mod brw;
 pub mod bugs;
+pub mod coverage;
 pub mod lower;
 pub mod nir;
 pub mod options;

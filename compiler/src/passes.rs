@@ -70,6 +70,9 @@ pub struct PassInfo {
     pub entry: Entry,
     /// What it does, in a line.
     pub doc: &'static str,
+    /// Its decision points (`crate::coverage`): the rewrites it can apply
+    /// and the reasons it can refuse one.
+    pub points: &'static [crate::coverage::Point],
 }
 
 impl PassInfo {
@@ -87,21 +90,21 @@ impl fmt::Debug for PassInfo {
 
 /// Every pass, in the order they run.
 pub static PASSES: &[PassInfo] = &[
-    PassInfo { stage: Stage::Ir, name: "const-fold", entry: Entry::Ir(crate::nir::const_fold::run), doc: "evaluate ALU ops whose sources are all constants (nir_opt_constant_folding)" },
-    PassInfo { stage: Stage::Ir, name: "algebraic", entry: Entry::Ir(crate::nir::algebraic::run), doc: "table-driven algebraic rewrites, including (X<<S)&(Y<<S) -> (X&Y)<<S (nir_opt_algebraic)" },
-    PassInfo { stage: Stage::Ir, name: "copy-prop", entry: Entry::Ir(crate::nir::copy_prop::run), doc: "replace copies (trivial phis, same-size i2i/u2u, bcsel of equal values) by their source (nir_copy_prop)" },
-    PassInfo { stage: Stage::Ir, name: "cse", entry: Entry::Ir(crate::nir::cse::run), doc: "replace an instruction by a dominating identical one; never cross-invocation ops (nir_opt_cse)" },
-    PassInfo { stage: Stage::Ir, name: "peephole-select", entry: Entry::Ir(crate::nir::peephole_select::run), doc: "turn small if/else + phi into bcsel by speculating both arms (nir_opt_peephole_select)" },
-    PassInfo { stage: Stage::Ir, name: "gcm", entry: Entry::Ir(crate::nir::gcm::run), doc: "global code motion: hoist pure ops out of loops and ifs; cross-invocation ops are pinned (nir_opt_gcm)" },
-    PassInfo { stage: Stage::Ir, name: "bitfield", entry: Entry::Ir(crate::nir::bitfield::run), doc: "bitfield ops: keep/recognize them for BFE/BFI (bitfield=native) or expand to shifts and masks (bitfield=expand)" },
-    PassInfo { stage: Stage::Ir, name: "dce", entry: Entry::Ir(crate::nir::dce::run), doc: "remove unused pure instructions and phis (nir_opt_dce)" },
-    PassInfo { stage: Stage::Eu, name: "bool-cleanup", entry: Entry::Eu(crate::brw::bool_cleanup::run), doc: "propagate narrow booleans into their users so DCE removes the widening MOVs (Iago Toral's 2018 pass)" },
-    PassInfo { stage: Stage::Eu, name: "copy-prop", entry: Entry::Eu(crate::brw::copy_prop::run), doc: "propagate MOV sources into their users (brw opt_copy_propagation)" },
-    PassInfo { stage: Stage::Eu, name: "cse", entry: Entry::Eu(crate::brw::cse::run), doc: "merge identical instructions within a block (brw opt_cse)" },
-    PassInfo { stage: Stage::Eu, name: "cmod-prop", entry: Entry::Eu(crate::brw::cmod_prop::run), doc: "fold a compare-with-zero or MOV.cmod into the instruction that made its source (brw opt_cmod_propagation)" },
-    PassInfo { stage: Stage::Eu, name: "dce", entry: Entry::Eu(crate::brw::dce::run), doc: "remove instructions whose results and flags are dead (brw dead_code_eliminate)" },
-    PassInfo { stage: Stage::Eu, name: "sat-prop", entry: Entry::Eu(crate::brw::sat_prop::run), doc: "move a mov.sat's saturate into the instruction that made its source (brw opt_saturate_propagation)" },
-    PassInfo { stage: Stage::Eu, name: "register-coalesce", entry: Entry::Eu(crate::brw::register_coalesce::run), doc: "remove a MOV by renaming its source to its destination (brw register_coalesce)" },
+    PassInfo { stage: Stage::Ir, name: "const-fold", entry: Entry::Ir(crate::nir::const_fold::run), doc: "evaluate ALU ops whose sources are all constants (nir_opt_constant_folding)", points: crate::nir::const_fold::cov::POINTS },
+    PassInfo { stage: Stage::Ir, name: "algebraic", entry: Entry::Ir(crate::nir::algebraic::run), doc: "table-driven algebraic rewrites, including (X<<S)&(Y<<S) -> (X&Y)<<S (nir_opt_algebraic)", points: crate::nir::algebraic::cov::POINTS },
+    PassInfo { stage: Stage::Ir, name: "copy-prop", entry: Entry::Ir(crate::nir::copy_prop::run), doc: "replace copies (trivial phis, same-size i2i/u2u, bcsel of equal values) by their source (nir_copy_prop)", points: crate::nir::copy_prop::cov::POINTS },
+    PassInfo { stage: Stage::Ir, name: "cse", entry: Entry::Ir(crate::nir::cse::run), doc: "replace an instruction by a dominating identical one; never cross-invocation ops (nir_opt_cse)", points: crate::nir::cse::cov::POINTS },
+    PassInfo { stage: Stage::Ir, name: "peephole-select", entry: Entry::Ir(crate::nir::peephole_select::run), doc: "turn small if/else + phi into bcsel by speculating both arms (nir_opt_peephole_select)", points: crate::nir::peephole_select::cov::POINTS },
+    PassInfo { stage: Stage::Ir, name: "gcm", entry: Entry::Ir(crate::nir::gcm::run), doc: "global code motion: hoist pure ops out of loops and ifs; cross-invocation ops are pinned (nir_opt_gcm)", points: crate::nir::gcm::cov::POINTS },
+    PassInfo { stage: Stage::Ir, name: "bitfield", entry: Entry::Ir(crate::nir::bitfield::run), doc: "bitfield ops: keep/recognize them for BFE/BFI (bitfield=native) or expand to shifts and masks (bitfield=expand)", points: crate::nir::bitfield::cov::POINTS },
+    PassInfo { stage: Stage::Ir, name: "dce", entry: Entry::Ir(crate::nir::dce::run), doc: "remove unused pure instructions and phis (nir_opt_dce)", points: crate::nir::dce::cov::POINTS },
+    PassInfo { stage: Stage::Eu, name: "bool-cleanup", entry: Entry::Eu(crate::brw::bool_cleanup::run), doc: "propagate narrow booleans into their users so DCE removes the widening MOVs (Iago Toral's 2018 pass)", points: crate::brw::bool_cleanup::cov::POINTS },
+    PassInfo { stage: Stage::Eu, name: "copy-prop", entry: Entry::Eu(crate::brw::copy_prop::run), doc: "propagate MOV sources into their users (brw opt_copy_propagation)", points: crate::brw::copy_prop::cov::POINTS },
+    PassInfo { stage: Stage::Eu, name: "cse", entry: Entry::Eu(crate::brw::cse::run), doc: "merge identical instructions within a block (brw opt_cse)", points: crate::brw::cse::cov::POINTS },
+    PassInfo { stage: Stage::Eu, name: "cmod-prop", entry: Entry::Eu(crate::brw::cmod_prop::run), doc: "fold a compare-with-zero or MOV.cmod into the instruction that made its source (brw opt_cmod_propagation)", points: crate::brw::cmod_prop::cov::POINTS },
+    PassInfo { stage: Stage::Eu, name: "dce", entry: Entry::Eu(crate::brw::dce::run), doc: "remove instructions whose results and flags are dead (brw dead_code_eliminate)", points: crate::brw::dce::cov::POINTS },
+    PassInfo { stage: Stage::Eu, name: "sat-prop", entry: Entry::Eu(crate::brw::sat_prop::run), doc: "move a mov.sat's saturate into the instruction that made its source (brw opt_saturate_propagation)", points: crate::brw::sat_prop::cov::POINTS },
+    PassInfo { stage: Stage::Eu, name: "register-coalesce", entry: Entry::Eu(crate::brw::register_coalesce::run), doc: "remove a MOV by renaming its source to its destination (brw register_coalesce)", points: crate::brw::register_coalesce::cov::POINTS },
 ];
 
 /// A set of passes, parsed from `all`, `none`, `cse,dce` or `all,-cmod-prop`.

@@ -29,6 +29,10 @@
 //! registers inside `eu::Message`s, is rewritten; an operand that strays
 //! out of its vgrf is reported as invalid EU code.
 
+/// Register allocation's decision points (`crate::coverage`).
+#[path = "regalloc_cov.rs"]
+pub mod cov;
+
 use crate::brw::liveness::Liveness;
 use crate::vir::{VProgram, GRF_BYTES};
 use crate::{CompileError, StageId};

@@ -376,15 +376,34 @@ pub fn expected_outputs(case: &Case, simd: u32) -> Result<Outputs, Verdict> {
     }
 }
 
+/// One case under one config: the verdict, and what the compile did on the
+/// way.
+#[derive(Clone, Debug)]
+pub struct Checked {
+    /// The verdict.
+    pub verdict: Verdict,
+    /// The passes that changed the program (once per fixpoint round).
+    pub changed: Vec<StageId>,
+    /// The decision points the compile reached.
+    pub coverage: compiler::coverage::Hits,
+}
+
 /// The verdict of one case under one config, given the oracle's outputs
-/// (computed once per case and SIMD width), and the stages that changed the
-/// program on the way.
-pub fn check_against(case: &Case, config: &Config, expected: &Outputs) -> (Verdict, Vec<StageId>) {
+/// (computed once per case and SIMD width), with the stages that changed
+/// the program and the decision points reached on the way.
+pub fn check_against(case: &Case, config: &Config, expected: &Outputs) -> Checked {
     let session = Session::run(&case.program, config, Capture::Stages);
     let changed = session.changed().collect();
+    let coverage = session.coverage;
     let compiled = match session.result {
         Ok(c) => c,
-        Err(f) => return (f.verdict(), changed),
+        Err(f) => {
+            return Checked {
+                verdict: f.verdict(),
+                changed,
+                coverage,
+            }
+        }
     };
     let d = case
         .dispatch
@@ -399,13 +418,17 @@ pub fn check_against(case: &Case, config: &Config, expected: &Outputs) -> (Verdi
         config.simd,
         expected,
     );
-    (v, changed)
+    Checked {
+        verdict: v,
+        changed,
+        coverage,
+    }
 }
 
 /// The verdict of one case under one config.
 pub fn check(case: &Case, config: &Config) -> Verdict {
     match expected_outputs(case, config.simd) {
-        Ok(expected) => check_against(case, config, &expected).0,
+        Ok(expected) => check_against(case, config, &expected).verdict,
         Err(v) => v,
     }
 }

@@ -116,6 +116,9 @@ pub struct Session {
     /// first, then each pass that changed it, `lowering`, and `regalloc`
     /// when the compile got that far.
     pub stages: Vec<StageRecord>,
+    /// The decision points the compile reached, with counts
+    /// (`compiler::coverage`).
+    pub coverage: compiler::coverage::Hits,
 }
 
 impl Session {
@@ -140,7 +143,9 @@ impl Session {
             current: StageId::Input,
         };
         IN_COMPILER.with(|c| c.set(true));
+        let recording = compiler::coverage::Recording::start();
         let r = catch_unwind(AssertUnwindSafe(|| compile(&mut recorder)));
+        let coverage = recording.finish();
         IN_COMPILER.with(|c| c.set(false));
         let result = match r {
             Ok(Ok(c)) => Ok(c),
@@ -164,6 +169,7 @@ impl Session {
         Session {
             result,
             stages: recorder.stages,
+            coverage,
         }
     }
 

@@ -88,6 +88,10 @@
 //! or N not pinned and the reader in another block); a MOV whose source is
 //! read as UW (zero extension), is not a boolean, or is predicated.
 
+/// The pass's decision points (`crate::coverage`).
+#[path = "bool_cleanup_cov.rs"]
+pub mod cov;
+
 use super::cfg::Cfg;
 use super::copy_prop::source_pinned;
 use super::ops::{

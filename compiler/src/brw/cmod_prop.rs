@@ -82,6 +82,12 @@ use crate::passes::PassCtx;
 use crate::vir::VProgram;
 use eu::{CondMod, DstKind, FlagReg, Instruction, MachineConfig, Opcode, RegType, Src, SrcKind};
 
+/// The pass's decision points (`crate::coverage`).
+#[path = "cmod_prop_cov.rs"]
+pub mod cov;
+
+use crate::coverage::hit;
+
 /// How deep the boolean trace of the NOT path follows logic operations.
 const BOOL_DEPTH: u32 = 4;
 
@@ -379,10 +385,11 @@ fn general(p: &mut VProgram, start: usize, j: usize, ctx: &PassCtx, m: &MachineC
     let cflags = access(&c).flag_writes;
     let Some((k, read_flag)) = find_producer(p, start, j, &src_footprint(&x, c.exec_size), cflags)
     else {
+        hit(cov::REFUSE_NO_PRODUCER);
         return false;
     };
     let pi = p.insts[k].clone();
-    if !same_shape(&pi, &c) || !flags_compatible(&pi, &c) {
+    if !producer_fits(&pi, &c) {
         return false;
     }
     if matches!(pi.op, Opcode::Cmp | Opcode::Cmpn) {
@@ -395,21 +402,32 @@ fn general(p: &mut VProgram, start: usize, j: usize, ctx: &PassCtx, m: &MachineC
             _ => false,
         };
         if invariant && within_cmp_result(&pi, &x, c.exec_size) && cmp_results_agree(&c, &x) {
+            hit(cov::CMP_PRODUCER_DELETE);
             kill(&mut p.insts[j]);
             return true;
         }
+        hit(cov::REFUSE_CMP_RELATION);
         return false;
     }
-    if c.op == Opcode::And
-        || !offsets_equal(&pi, &x, c.exec_size)
-        || (pi.op == Opcode::Mul && !pi.dst.ty.is_float())
-        || !can_take_cmod(&pi)
-    {
+    let refusal = if c.op == Opcode::And {
+        Some(cov::REFUSE_AND_NOT_CMP)
+    } else if !offsets_equal(&pi, &x, c.exec_size) {
+        Some(cov::REFUSE_OFFSETS)
+    } else if pi.op == Opcode::Mul && !pi.dst.ty.is_float() {
+        Some(cov::REFUSE_INT_MUL)
+    } else if !can_take_cmod(&pi) {
+        Some(cov::REFUSE_NO_CMOD)
+    } else {
+        None
+    };
+    if let Some(point) = refusal {
+        hit(point);
         return false;
     }
     let cond = if x.neg { swap_cmod(cmod) } else { cmod };
     let already = pi.writes_flag() && pi.cmod == Some(cond);
     if !already && read_flag {
+        hit(cov::REFUSE_FLAG_READ);
         return false;
     }
     if !types_compatible(&pi, &c, &x, cmod) {
@@ -417,14 +435,32 @@ fn general(p: &mut VProgram, start: usize, j: usize, ctx: &PassCtx, m: &MachineC
         // converts or reinterprets P's value (`int(uint(f)) < 0` tested as
         // `uint(f) < 0`, 1e128e9b69c, 2dff9a66b62), yet the cmod is moved.
         if !ctx.bugs.has(Bug::CmodPropTypeMismatch) {
+            hit(cov::REFUSE_TYPES);
             return false;
         }
     }
     if already {
+        hit(cov::DELETE_ALREADY_SET);
         kill(&mut p.insts[j]);
         return true;
     }
+    if x.neg && cond != cmod {
+        hit(cov::FOLD_SWAPPED);
+    }
     fold_cmod(p, k, j, &pi, &c, cond, ctx, m)
+}
+
+/// The producer has the consumer's shape and flags (counting a refusal).
+fn producer_fits(pi: &Instruction, c: &Instruction) -> bool {
+    if !same_shape(pi, c) {
+        hit(cov::REFUSE_SHAPE);
+        false
+    } else if !flags_compatible(pi, c) {
+        hit(cov::REFUSE_FLAGS);
+        false
+    } else {
+        true
+    }
 }
 
 /// Puts `cond` (with the consumer's flag) on producer `k`, if the result is
@@ -444,7 +480,15 @@ fn fold_cmod(
     np.cmod = Some(cond);
     np.flag = moved_flag(pi, c, ctx);
     if !inst_valid(&np, m) {
+        hit(cov::REFUSE_INVALID);
         return false;
+    }
+    hit(cov::FOLD);
+    if np.sat {
+        hit(cov::FOLD_SAT);
+    }
+    if np.flag != pi.flag {
+        hit(cov::FOLD_FLAG_MOVED);
     }
     p.insts[k] = np;
     kill(&mut p.insts[j]);
@@ -485,12 +529,14 @@ fn cmp_to_add(p: &mut VProgram, start: usize, j: usize, ctx: &PassCtx, m: &Machi
         if let Some(negate) = matched {
             if flags_compatible(&s, &c) {
                 if ab_written || overlaps(&acc.writes, &ab) {
+                    hit(cov::CMP_TO_ADD_REFUSE_WRITTEN);
                     return false;
                 }
                 let cond = if negate { swap_cmod(cmod) } else { cmod };
                 // ∞ − ∞ = NaN although ∞ = ∞: only .g/.l hold for any
                 // operands; a finite immediate b rules the case out.
                 if !matches!(cond, CondMod::G | CondMod::L) && !is_finite_imm(&b) {
+                    hit(cov::CMP_TO_ADD_REFUSE_INF);
                     return false;
                 }
                 if s.sat && cond != CondMod::G {
@@ -499,18 +545,25 @@ fn cmp_to_add(p: &mut VProgram, start: usize, j: usize, ctx: &PassCtx, m: &Machi
                     // although sat(a - b) < 0 never holds (b91ecee04ab,
                     // 36abb0c6918).
                     if !ctx.bugs.has(Bug::CmodPropSaturate) {
+                        hit(cov::CMP_TO_ADD_REFUSE_SAT);
                         return false;
                     }
                 }
                 let fresh = !read_flag && s.cmod.is_none();
                 if !can_take_cmod(&s) || !(fresh || (s.writes_flag() && s.cmod == Some(cond))) {
+                    hit(cov::CMP_TO_ADD_REFUSE_CMOD);
                     return false;
                 }
                 let mut ns = s.clone();
                 ns.cmod = Some(cond);
                 ns.flag = moved_flag(&s, &c, ctx);
                 if !inst_valid(&ns, m) {
+                    hit(cov::REFUSE_INVALID);
                     return false;
+                }
+                hit(cov::CMP_TO_ADD);
+                if ns.sat {
+                    hit(cov::CMP_TO_ADD_SAT);
                 }
                 p.insts[k] = ns;
                 kill(&mut p.insts[j]);
@@ -620,10 +673,11 @@ fn not_path(p: &mut VProgram, start: usize, j: usize, ctx: &PassCtx, m: &Machine
     let cflags = access(&c).flag_writes;
     let Some((k, read_flag)) = find_producer(p, start, j, &src_footprint(&x, c.exec_size), cflags)
     else {
+        hit(cov::REFUSE_NO_PRODUCER);
         return false;
     };
     let pi = p.insts[k].clone();
-    if !same_shape(&pi, &c) || !flags_compatible(&pi, &c) {
+    if !producer_fits(&pi, &c) {
         return false;
     }
     match pi.op {
@@ -639,9 +693,14 @@ fn not_path(p: &mut VProgram, start: usize, j: usize, ctx: &PassCtx, m: &Machine
                 && ((!read_flag && pi.cmod.is_none())
                     || (pi.writes_flag() && pi.cmod == Some(cond)));
             if !ok {
+                hit(cov::NOT_REFUSE_LOGIC);
                 return false;
             }
-            fold_cmod(p, k, j, &pi, &c, cond, ctx, m)
+            let folded = fold_cmod(p, k, j, &pi, &c, cond, ctx, m);
+            if folded {
+                hit(cov::NOT_INTO_LOGIC);
+            }
+            folded
         }
         Opcode::Cmp => {
             let Some(rel) = pi.cmod else { return false };
@@ -650,13 +709,19 @@ fn not_path(p: &mut VProgram, start: usize, j: usize, ctx: &PassCtx, m: &Machine
             }
             if cmod == CondMod::Z {
                 // ~x == 0 <=> x == ~0 <=> the relation: already in the flag.
+                hit(cov::NOT_CMP_DELETE);
                 kill(&mut p.insts[j]);
                 return true;
             }
             let Some(inv) = negate_cmod(rel) else {
                 return false;
             };
-            if read_flag || read_elsewhere(p, &dst_footprint(&pi.dst, pi.exec_size), j) {
+            if read_flag {
+                hit(cov::REFUSE_FLAG_READ);
+                return false;
+            }
+            if read_elsewhere(p, &dst_footprint(&pi.dst, pi.exec_size), j) {
+                hit(cov::NOT_REFUSE_READ);
                 return false;
             }
             if pi.srcs[0].ty.is_float() && !is_zero_test(rel) {
@@ -664,6 +729,7 @@ fn not_path(p: &mut VProgram, start: usize, j: usize, ctx: &PassCtx, m: &Machine
                 // inverted to `.ge` on a float compare, but with a NaN
                 // operand both are false (57344052b6a, c88b52745c7).
                 if !ctx.bugs.has(Bug::CmodPropInvertNan) {
+                    hit(cov::NOT_REFUSE_FLOAT);
                     return false;
                 }
             }
@@ -671,8 +737,10 @@ fn not_path(p: &mut VProgram, start: usize, j: usize, ctx: &PassCtx, m: &Machine
             np.cmod = Some(inv);
             np.dst.kind = DstKind::Null;
             if !inst_valid(&np, m) {
+                hit(cov::REFUSE_INVALID);
                 return false;
             }
+            hit(cov::NOT_CMP_INVERT);
             p.insts[k] = np;
             kill(&mut p.insts[j]);
             true
@@ -696,14 +764,27 @@ fn fold(p: &mut VProgram, start: usize, j: usize, ctx: &PassCtx, m: &MachineConf
     }
     match c.op {
         Opcode::Cmp if !is_zero_imm(&c.srcs[1]) => {
-            x.ty.is_float() && cmp_to_add(p, start, j, ctx, m)
+            x.ty.is_float() && {
+                hit(cov::CONSUMER_CMP_FLOAT);
+                cmp_to_add(p, start, j, ctx, m)
+            }
         }
-        Opcode::Cmp if !x.abs => general(p, start, j, ctx, m),
-        Opcode::Mov if !c.sat && !x.abs => general(p, start, j, ctx, m),
-        Opcode::And if cmod == CondMod::Nz && !x.neg && !x.abs && is_one_imm(&c.srcs[1]) => {
+        Opcode::Cmp if !x.abs => {
+            hit(cov::CONSUMER_CMP_ZERO);
             general(p, start, j, ctx, m)
         }
-        Opcode::Not => not_path(p, start, j, ctx, m),
+        Opcode::Mov if !c.sat && !x.abs => {
+            hit(cov::CONSUMER_MOV);
+            general(p, start, j, ctx, m)
+        }
+        Opcode::And if cmod == CondMod::Nz && !x.neg && !x.abs && is_one_imm(&c.srcs[1]) => {
+            hit(cov::CONSUMER_AND_ONE);
+            general(p, start, j, ctx, m)
+        }
+        Opcode::Not => {
+            hit(cov::CONSUMER_NOT);
+            not_path(p, start, j, ctx, m)
+        }
         _ => false,
     }
 }

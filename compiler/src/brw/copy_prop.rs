@@ -51,6 +51,10 @@
 //! immediates 16-bit only, DWord MUL operands in src0). 16-bit immediates
 //! keep their 16-bit value (the encoding replicates it).
 
+/// The pass's decision points (`crate::coverage`).
+#[path = "copy_prop_cov.rs"]
+pub mod cov;
+
 use super::cfg::Cfg;
 use super::ops::{
     access, dst_footprint, dst_offsets, inst_valid, is_commutative, overlaps, regions_for,

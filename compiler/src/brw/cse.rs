@@ -45,6 +45,10 @@
 //!   flow, flag registers as operands, or an E whose destination overlaps
 //!   its own sources; a MOV replacement that fails validation is not made.
 
+/// The pass's decision points (`crate::coverage`).
+#[path = "cse_cov.rs"]
+pub mod cov;
+
 use super::liveness::Liveness;
 use super::ops::{access, dst_offsets, inst_valid, overlaps, regions_for, src_footprint};
 use crate::bugs::Bug;

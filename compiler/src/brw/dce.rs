@@ -24,6 +24,10 @@
 //! when it is unpredicated (a predicated write leaves the channels whose
 //! predicate is false alone, c3d7caa1e00).
 
+/// The pass's decision points (`crate::coverage`).
+#[path = "dce_cov.rs"]
+pub mod cov;
+
 use super::liveness::Liveness;
 use super::ops::{access, Access};
 use crate::bugs::Bug;

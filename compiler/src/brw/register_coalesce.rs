@@ -41,6 +41,10 @@
 //! (e581ddeeeec) instead of being deleted; cmod propagation usually folds
 //! it into D's producer later.
 
+/// The pass's decision points (`crate::coverage`).
+#[path = "register_coalesce_cov.rs"]
+pub mod cov;
+
 use super::liveness::Liveness;
 use super::ops::{dst_offsets, src_offsets};
 use crate::bugs::Bug;

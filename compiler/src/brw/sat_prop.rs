@@ -36,6 +36,10 @@
 //! their sign bit flipped). −(a + b) and (−a) + (−b) differ only in the sign
 //! of a zero sum, which the saturate turns into +0 anyway.
 
+/// The pass's decision points (`crate::coverage`).
+#[path = "sat_prop_cov.rs"]
+pub mod cov;
+
 use super::liveness::Liveness;
 use super::ops::{
     access, dst_offsets, inst_valid, is_pred_sel, overlaps, src_footprint, src_offsets,

@@ -14,6 +14,8 @@ mod alu;
 mod bits;
 mod boolean;
 mod convert;
+/// Lowering's decision points (`crate::coverage`).
+pub mod cov;
 pub mod emit;
 mod intmath;
 mod io;

@@ -20,6 +20,10 @@
 //! a matched value, its uses are rewritten to that value. The pass repeats
 //! until no rule applies; dead leftovers are DCE's.
 
+/// The pass's decision points (`crate::coverage`).
+#[path = "algebraic_cov.rs"]
+pub mod cov;
+
 use super::{Defs, Node, Subst};
 use crate::bugs::Bug;
 use crate::passes::PassCtx;

@@ -33,6 +33,10 @@
 //! The rewritten instruction keeps its value id; new instructions (and their
 //! constants, left to const-fold) go right before it.
 
+/// The pass's decision points (`crate::coverage`).
+#[path = "bitfield_cov.rs"]
+pub mod cov;
+
 use super::{Defs, Node};
 use crate::bugs::Bug;
 use crate::passes::{BitfieldMode, PassCtx};

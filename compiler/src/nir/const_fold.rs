@@ -12,6 +12,10 @@
 //! are not touched (trivial phis are copy-prop's business), nor are
 //! subgroup and I/O ops, whose values are not functions of their sources.
 
+/// The pass's decision points (`crate::coverage`).
+#[path = "const_fold_cov.rs"]
+pub mod cov;
+
 use super::{Node, Subst};
 use crate::passes::PassCtx;
 use ir::eval::Args;

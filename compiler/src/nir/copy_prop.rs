@@ -19,6 +19,10 @@
 //! pass repeats until no copy is left, since removing one can make a phi
 //! trivial.
 
+/// The pass's decision points (`crate::coverage`).
+#[path = "copy_prop_cov.rs"]
+pub mod cov;
+
 use super::{Node, Subst};
 use crate::passes::PassCtx;
 use ir::cfg::Cfg;

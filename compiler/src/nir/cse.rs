@@ -16,6 +16,10 @@
 //! exit, one after it). NIR keeps them out of `nir_instr_set` for the same
 //! reason (they are not CAN_REORDER).
 
+/// The pass's decision points (`crate::coverage`).
+#[path = "cse_cov.rs"]
+pub mod cov;
+
 use super::{Node, Subst};
 use crate::bugs::Bug;
 use crate::passes::PassCtx;

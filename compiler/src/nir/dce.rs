@@ -13,6 +13,10 @@
 //! `CAN_ELIMINATE` allows; so is an unused op whose inputs may be undefined
 //! (a program that executes one is invalid whether or not it is kept).
 
+/// The pass's decision points (`crate::coverage`).
+#[path = "dce_cov.rs"]
+pub mod cov;
+
 use super::Node;
 use crate::passes::PassCtx;
 use ir::{Program, ValueId};

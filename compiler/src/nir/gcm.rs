@@ -24,6 +24,10 @@
 //! stays dominated; sources moved earlier in the same run are taken into
 //! account because blocks are visited in program order.
 
+/// The pass's decision points (`crate::coverage`).
+#[path = "gcm_cov.rs"]
+pub mod cov;
+
 use crate::bugs::Bug;
 use crate::passes::PassCtx;
 use ir::cfg::Cfg;

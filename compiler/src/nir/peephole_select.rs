@@ -18,6 +18,10 @@
 //! `bitfield_insert`, ...). Inner `if`s are converted first, so nested
 //! small `if`s collapse in one run.
 
+/// The pass's decision points (`crate::coverage`).
+#[path = "peephole_select_cov.rs"]
+pub mod cov;
+
 use crate::passes::PassCtx;
 use ir::{Block, BlockId, CfNode, Def, If, Instr, Op, Program};
 

@@ -35,6 +35,11 @@ pub struct CaseResult {
     pub runs: Vec<RunOutcome>,
     /// The passes that changed the program, over every config-run.
     pub changed: Vec<StageId>,
+    /// The case's index in the whole campaign (`local * shards + shard`).
+    pub global: u64,
+    /// The decision points reached, summed over every config-run
+    /// (`compiler::coverage`), and in how many config-runs each was.
+    pub coverage: BTreeMap<&'static str, (u64, u64)>,
     /// Each finding with its config-run's position in the case.
     pub findings: Vec<(u64, Finding)>,
     /// Every config disagreed with the oracle in the same way (suspect the
@@ -91,6 +96,8 @@ pub fn run_case(id: &CampaignId, mix: &Mix, setup: Option<&DriverSetup>, local: 
     let case = generator::generate(seed, &id.generator);
     let mut r = CaseResult {
         local,
+        global: g,
+        coverage: BTreeMap::new(),
         runs: vec![],
         changed: vec![],
         findings: vec![],
@@ -181,9 +188,14 @@ fn run_model(case: &ir::Case, mix: &Mix, g: u64, seed: u64, r: &mut CaseResult) 
     for (pos, c) in configs.iter().enumerate() {
         let v = match &expected {
             Ok(e) => {
-                let (v, changed) = oracle::check::check_against(case, c, e);
-                r.changed.extend(changed);
-                v
+                let checked = oracle::check::check_against(case, c, e);
+                r.changed.extend(checked.changed);
+                for (point, n) in checked.coverage {
+                    let e = r.coverage.entry(point).or_default();
+                    e.0 += n as u64;
+                    e.1 += 1;
+                }
+                checked.verdict
             }
             Err(v) => v.clone(),
         };

@@ -78,6 +78,16 @@ impl Collector {
         for p in passes {
             *c.pass_cases.entry(p.to_string()).or_default() += 1;
         }
+        for (point, &(hits, runs)) in &r.coverage {
+            c.decision_points.entry(point.to_string()).or_default().add(
+                &crate::campaign::stats::PointCount {
+                    hits,
+                    runs,
+                    cases: 1,
+                    first_case: r.global,
+                },
+            );
+        }
         c.oracle_suspect += r.suspect as u64;
         let d = &r.driver;
         if d.runs > 0 {

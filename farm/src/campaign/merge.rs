@@ -260,4 +260,7 @@ pub fn add_counters(total: &mut Counters, c: &Counters) {
     for (k, v) in &c.pass_cases {
         *total.pass_cases.entry(k.clone()).or_default() += v;
     }
+    for (k, v) in &c.decision_points {
+        total.decision_points.entry(k.clone()).or_default().add(v);
+    }
 }

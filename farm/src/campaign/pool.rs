@@ -88,6 +88,8 @@ mod tests {
         };
         let work = |k: u64| CaseResult {
             local: k,
+            global: k,
+            coverage: Default::default(),
             runs: vec![],
             changed: vec![],
             findings: vec![],

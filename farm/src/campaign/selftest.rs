@@ -109,7 +109,7 @@ fn detect(settings: &Settings, mix: &Mix, index: u64) -> (Option<Detection>, u64
     };
     let mut unrelated = 0;
     for config in configs {
-        let (verdict, _) = check::check_against(&case, &config, &expected);
+        let verdict = check::check_against(&case, &config, &expected).verdict;
         if !is_finding(&verdict) {
             continue;
         }
@@ -117,7 +117,7 @@ fn detect(settings: &Settings, mix: &Mix, index: u64) -> (Option<Detection>, u64
             bugs: BugSet::NONE,
             ..config.clone()
         };
-        let (without, _) = check::check_against(&case, &clean, &expected);
+        let without = check::check_against(&case, &clean, &expected).verdict;
         if is_finding(&without) {
             unrelated += 1;
             continue;

@@ -47,7 +47,16 @@ impl StateWriter {
         let ckpt = &c.checkpoint;
         let total_elapsed = ckpt.elapsed_before + elapsed;
         let rate = self.rate(c, elapsed);
+        let catalogue = compiler::coverage::catalogue();
+        let never_reached: Vec<&'static str> = catalogue
+            .iter()
+            .map(|p| p.name())
+            .filter(|n| !ckpt.counters.decision_points.contains_key(*n))
+            .collect();
         let s = StatsFile {
+            points_total: catalogue.len(),
+            points_reached: catalogue.len() - never_reached.len(),
+            never_reached,
             finished,
             elapsed_s: total_elapsed,
             cases_per_s: ckpt.counters.cases as f64 / total_elapsed.max(1e-9),

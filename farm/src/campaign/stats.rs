@@ -23,6 +23,9 @@ pub struct Counters {
     /// the case's config-runs).
     #[serde(default)]
     pub pass_cases: BTreeMap<String, u64>,
+    /// Decision points reached (`compiler::coverage`), by name.
+    #[serde(default)]
+    pub decision_points: BTreeMap<String, PointCount>,
     /// Cases where every config mismatched the oracle in the same way: a
     /// cross-config disagreement with the oracle itself (suspect the oracle
     /// or the simulator).
@@ -34,6 +37,35 @@ pub struct Counters {
     /// Driver runs: where the time went.
     #[serde(default, skip_serializing_if = "DriverTime::is_empty")]
     pub driver_time: DriverTime,
+}
+
+/// How often one decision point was reached.
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub struct PointCount {
+    /// Times reached, over every compile.
+    pub hits: u64,
+    /// Config-runs that reached it.
+    pub runs: u64,
+    /// Cases that reached it (under any of their configs).
+    pub cases: u64,
+    /// The lowest case index that reached it (global numbering).
+    pub first_case: u64,
+}
+
+impl PointCount {
+    /// Adds another count of the same point (a case, or a shard).
+    pub fn add(&mut self, other: &PointCount) {
+        self.first_case = if self.cases == 0 {
+            other.first_case
+        } else if other.cases == 0 {
+            self.first_case
+        } else {
+            self.first_case.min(other.first_case)
+        };
+        self.hits += other.hits;
+        self.runs += other.runs;
+        self.cases += other.cases;
+    }
 }
 
 /// Time spent in driver runs, summed over the campaign.
@@ -169,6 +201,12 @@ pub struct StatsFile<'a> {
     pub reduced: usize,
     /// Buckets waiting for the background reducer (queued or in progress).
     pub reduce_queue: usize,
+    /// Decision points in the compiler's catalogue (`compiler::coverage`).
+    pub points_total: usize,
+    /// Of those, how many the campaign reached.
+    pub points_reached: usize,
+    /// The catalogue's points never reached, in catalogue order.
+    pub never_reached: Vec<&'static str>,
     /// The counters.
     #[serde(flatten)]
     pub counters: &'a Counters,

@@ -138,7 +138,7 @@ pub fn diff_check(data: &[u8], bugs: BugSet) -> Result<DiffRun, Box<DiffFailure>
         oracle: None,
     });
     for config in &configs {
-        let (verdict, _) = check::check_against(&case, config, &expected);
+        let verdict = check::check_against(&case, config, &expected).verdict;
         if crate::is_finding(&verdict) {
             let culprit = oracle::localize(&case, config)
                 .culprit()

@@ -1,0 +1,2 @@
+//! The decision points of `eu:bool-cleanup` (`crate::coverage`).
+crate::points! {}

@@ -1,0 +1,2 @@
+//! The decision points of `eu:copy-prop` (`crate::coverage`).
+crate::points! {}

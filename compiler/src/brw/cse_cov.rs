@@ -1,0 +1,2 @@
+//! The decision points of `eu:cse` (`crate::coverage`).
+crate::points! {}

@@ -1,0 +1,2 @@
+//! The decision points of `eu:dce` (`crate::coverage`).
+crate::points! {}

@@ -1,0 +1,2 @@
+//! The decision points of `eu:register-coalesce` (`crate::coverage`).
+crate::points! {}

@@ -1,0 +1,2 @@
+//! The decision points of `eu:sat-prop` (`crate::coverage`).
+crate::points! {}

@@ -1,0 +1,3 @@
+//! The decision points of lowering (`crate::coverage`): the choices it
+//! makes per strategy and op.
+crate::points! {}

@@ -1,0 +1,2 @@
+//! The decision points of `ir:algebraic` (`crate::coverage`).
+crate::points! {}

@@ -1,0 +1,2 @@
+//! The decision points of `ir:bitfield` (`crate::coverage`).
+crate::points! {}

@@ -1,0 +1,2 @@
+//! The decision points of `ir:const-fold` (`crate::coverage`).
+crate::points! {}

@@ -1,0 +1,2 @@
+//! The decision points of `ir:copy-prop` (`crate::coverage`).
+crate::points! {}

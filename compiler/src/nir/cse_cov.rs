@@ -1,0 +1,2 @@
+//! The decision points of `ir:cse` (`crate::coverage`).
+crate::points! {}

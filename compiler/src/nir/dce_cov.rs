@@ -1,0 +1,2 @@
+//! The decision points of `ir:dce` (`crate::coverage`).
+crate::points! {}

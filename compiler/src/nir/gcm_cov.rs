@@ -1,0 +1,2 @@
+//! The decision points of `ir:gcm` (`crate::coverage`).
+crate::points! {}

@@ -1,0 +1,2 @@
+//! The decision points of `ir:peephole-select` (`crate::coverage`).
+crate::points! {}

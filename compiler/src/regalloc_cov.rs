@@ -1,0 +1,2 @@
+//! The decision points of register allocation (`crate::coverage`).
+crate::points! {}
