@@ -34,6 +34,8 @@ fn campaign() -> (CampaignId, Mix) {
         generator: generator::Config::default(),
         version: CampaignId::current_version(),
         targets: vec!["model".into()],
+        feedback: false,
+        feedback_epoch: 1000,
         merged: vec![],
     };
     let mix = Mix {
@@ -121,7 +123,9 @@ fn a_crash_between_checkpoints_loses_and_repeats_nothing() {
     order.swap(3, 30);
     order.swap(10, 27);
     for (i, &k) in order.iter().enumerate() {
-        collector.take_case(&run_case(&id, &mix, None, k)).unwrap();
+        collector
+            .take_case(&run_case(&id, &mix, None, None, k).unwrap())
+            .unwrap();
         if i == 25 {
             writer.write(&collector, 1.0, false).unwrap();
         }
@@ -382,4 +386,65 @@ fn every_checkpoint_appends_a_history_line() {
     std::fs::write(&path, text).unwrap();
     assert_eq!(farm::campaign::stats::read_history(&d).len(), h.len());
     let _ = std::fs::remove_dir_all(&d);
+}
+
+/// A feedback campaign with short epochs (25 cases), so a few hundred
+/// cases cross several epoch boundaries.
+fn run_feedback(out: &Path, jobs: usize, cases: u64, resume: bool) -> campaign::Summary {
+    let (mut id, mix) = campaign();
+    id.feedback = true;
+    id.feedback_epoch = 25;
+    campaign::run(
+        out,
+        &id,
+        &mix,
+        &limits(jobs, cases),
+        resume,
+        Arc::new(AtomicBool::new(false)),
+    )
+    .unwrap()
+}
+
+#[test]
+fn feedback_is_the_same_for_any_worker_count() {
+    let (one, three) = (tmp("fb-one"), tmp("fb-three"));
+    let a = run_feedback(&one, 1, 110, false);
+    let b = run_feedback(&three, 3, 110, false);
+    assert_eq!(a.counters, b.counters);
+    assert_eq!(results(&one), results(&three));
+    // Epochs 1..4 made mutants and recipe cases from the corpus.
+    let f = &a.counters.feedback;
+    assert_eq!(f.cases.values().sum::<u64>(), 110);
+    assert!(f.cases.get("mutant").copied().unwrap_or(0) > 0, "{f:?}");
+    assert!(f.cases.get("recipe").copied().unwrap_or(0) > 0, "{f:?}");
+    assert!(f.corpus > 0);
+    for d in [&one, &three] {
+        let names: Vec<String> = std::fs::read_dir(d.join("feedback"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        assert_eq!(names, ["epoch-3.json", "epoch-4.json"]);
+    }
+    assert_eq!(
+        std::fs::read(one.join("feedback/epoch-4.json")).unwrap(),
+        std::fs::read(three.join("feedback/epoch-4.json")).unwrap()
+    );
+    let _ = std::fs::remove_dir_all(&one);
+    let _ = std::fs::remove_dir_all(&three);
+}
+
+#[test]
+fn feedback_resumes_mid_epoch_exactly() {
+    let (whole, parts) = (tmp("fb-whole"), tmp("fb-parts"));
+    let w = run_feedback(&whole, 2, 90, false);
+    // Stop inside epoch 1 and again inside epoch 3, then finish.
+    run_feedback(&parts, 2, 37, false);
+    run_feedback(&parts, 1, 61, true);
+    let p = run_feedback(&parts, 2, 90, true);
+    assert_eq!(p.counters, w.counters);
+    assert_eq!(results(&parts), results(&whole));
+    let _ = std::fs::remove_dir_all(&whole);
+    let _ = std::fs::remove_dir_all(&parts);
 }

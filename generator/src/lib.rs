@@ -11,6 +11,7 @@ pub mod entropy;
 pub mod gen;
 pub mod guards;
 mod idioms;
+pub mod mutate;
 mod outputs;
 pub mod table;
 pub mod values;
@@ -30,7 +31,24 @@ pub fn generate(seed: u64, config: &Config) -> Case {
 /// Like [`generate`], also returning generation statistics.
 pub fn generate_with_stats(seed: u64, config: &Config) -> (Case, GenStats) {
     let mut e = SeedEntropy::new(seed);
-    build(&mut e, config, &format!("seed_{seed}"))
+    let (case, stats, _) = build(&mut e, config, &format!("seed_{seed}"));
+    (case, stats)
+}
+
+/// Like [`generate`], also returning the case's recipe: the config as its
+/// swarm draw narrowed it (swarm off, its op set listed), which generates
+/// other cases with the same features.
+pub fn generate_with_recipe(seed: u64, config: &Config) -> (Case, Config) {
+    let mut e = SeedEntropy::new(seed);
+    let (case, _, features) = build(&mut e, config, &format!("seed_{seed}"));
+    let mut recipe = features.knobs;
+    recipe.swarm = false;
+    recipe.ops = features
+        .ops
+        .iter()
+        .map(|op| op.name().to_string())
+        .collect();
+    (case, recipe)
 }
 
 /// Generates a case from fuzzer bytes; running out of bytes still yields a
@@ -40,8 +58,9 @@ pub fn generate_from_bytes(u: &mut arbitrary::Unstructured, config: &Config) -> 
     build(&mut e, config, "fuzz").0
 }
 
-fn build(e: &mut dyn Entropy, config: &Config, name: &str) -> (Case, GenStats) {
+fn build(e: &mut dyn Entropy, config: &Config, name: &str) -> (Case, GenStats, Features) {
     let features = config.features(e);
+    let kept = features.clone();
     let edge = features.knobs.edge_percent;
     let ninputs = e.range(0, config.max_inputs as u64) as u32;
     let nuniforms = e.range(0, config.max_uniforms as u64) as u32;
@@ -74,5 +93,6 @@ fn build(e: &mut dyn Entropy, config: &Config, name: &str) -> (Case, GenStats) {
             dispatch: Some(dispatch),
         },
         stats,
+        kept,
     )
 }

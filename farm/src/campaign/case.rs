@@ -40,6 +40,10 @@ pub struct CaseResult {
     /// The decision points reached, summed over every config-run
     /// (`compiler::coverage`), and in how many config-runs each was.
     pub coverage: BTreeMap<&'static str, (u64, u64)>,
+    /// How the case was made.
+    pub origin: super::feedback::Origin,
+    /// The points it reached that the feedback snapshot calls rare.
+    pub rare: Vec<&'static str>,
     /// Each finding with its config-run's position in the case.
     pub findings: Vec<(u64, Finding)>,
     /// Every config disagreed with the oracle in the same way (suspect the
@@ -87,16 +91,39 @@ thread_local! {
     static DRIVERS: RefCell<BTreeMap<String, Driver>> = const { RefCell::new(BTreeMap::new()) };
 }
 
+/// Where a worker gets the feedback snapshot of its case's epoch.
+pub struct FeedbackLink<'a> {
+    /// The snapshots.
+    pub shared: &'a super::feedback::Shared,
+    /// The campaign's stop flag (a worker waiting for a snapshot gives up).
+    pub stop: &'a std::sync::atomic::AtomicBool,
+}
+
 /// Generates and checks case `local` of this shard: under every model
 /// config of the mix (when the model is a target), then on every driver
 /// target (each worker thread opens its own driver, in a child process).
-pub fn run_case(id: &CampaignId, mix: &Mix, setup: Option<&DriverSetup>, local: u64) -> CaseResult {
+/// With feedback the case is made from its epoch's snapshot (waiting for
+/// it); `None` if the campaign stopped first.
+pub fn run_case(
+    id: &CampaignId,
+    mix: &Mix,
+    setup: Option<&DriverSetup>,
+    feedback: Option<&FeedbackLink>,
+    local: u64,
+) -> Option<CaseResult> {
     let g = local * id.shards + id.shard;
     let seed = case_seed(id.seed, g);
-    let case = generator::generate(seed, &id.generator);
+    let snapshot = match feedback {
+        Some(f) => Some(f.shared.wait(local / id.feedback_epoch.max(1), f.stop)?),
+        None => None,
+    };
+    let made = super::feedback::make_case(&id.generator, mix, snapshot.as_deref(), seed);
+    let case = made.case;
     let mut r = CaseResult {
         local,
         global: g,
+        origin: made.origin,
+        rare: vec![],
         coverage: BTreeMap::new(),
         runs: vec![],
         changed: vec![],
@@ -115,7 +142,10 @@ pub fn run_case(id: &CampaignId, mix: &Mix, setup: Option<&DriverSetup>, local: 
             break;
         }
     }
-    r
+    if let Some(s) = &snapshot {
+        r.rare = s.rare(r.coverage.keys().copied());
+    }
+    Some(r)
 }
 
 /// Runs `case` on driver target `t` (opened on this thread's first use).

@@ -20,6 +20,20 @@ pub struct Collector {
     pub buckets: Buckets,
     /// The done cases and their counters.
     pub checkpoint: Checkpoint,
+    /// With coverage feedback: where the snapshots go.
+    pub feedback: Option<FeedbackSide>,
+}
+
+/// What the collector needs to make feedback snapshots.
+pub struct FeedbackSide {
+    /// The snapshots the workers wait for.
+    pub shared: std::sync::Arc<super::feedback::Shared>,
+    /// The campaign directory.
+    pub out: PathBuf,
+    /// The campaign.
+    pub id: super::CampaignId,
+    /// Its mix.
+    pub mix: super::mix::Mix,
 }
 
 impl Collector {
@@ -29,7 +43,43 @@ impl Collector {
             findings_dir: out.join("findings"),
             buckets,
             checkpoint,
+            feedback: None,
         }
+    }
+
+    /// Makes the next feedback snapshots while every case of their epoch
+    /// is done (the watermark has passed the epoch's end).
+    pub fn advance_feedback(&mut self) -> Result<()> {
+        let Some(fb) = &self.feedback else {
+            return Ok(());
+        };
+        let ckpt = &mut self.checkpoint;
+        let progress = ckpt.feedback.get_or_insert_with(Default::default);
+        while ckpt.watermark >= (progress.epoch + 1) * fb.id.feedback_epoch.max(1) {
+            let snapshot = fb.shared.current();
+            let make = |local: u64| {
+                let g = local * fb.id.shards + fb.id.shard;
+                let seed = super::case_seed(fb.id.seed, g);
+                (
+                    g,
+                    super::feedback::make_case(&fb.id.generator, &fb.mix, Some(&snapshot), seed),
+                )
+            };
+            let next = super::feedback::next_snapshot(
+                &snapshot,
+                progress,
+                &ckpt.counters.decision_points,
+                &make,
+            );
+            super::feedback::save(&fb.out, &next)?;
+            *progress = super::feedback::EpochProgress {
+                epoch: next.epoch,
+                firsts: Default::default(),
+            };
+            ckpt.counters.feedback.corpus = next.corpus.len() as u64;
+            fb.shared.publish(next);
+        }
+        Ok(())
     }
 
     /// Takes in one case's results: its findings (stored, and counted in
@@ -101,8 +151,34 @@ impl Collector {
                 *c.excluded.entry(k.clone()).or_default() += n;
             }
         }
+        if let Some(fb) = &self.feedback {
+            let origin = match &r.origin {
+                super::feedback::Origin::Fresh => "fresh",
+                super::feedback::Origin::Recipe { .. } => "recipe",
+                super::feedback::Origin::Mutant {
+                    mutators, rejected, ..
+                } => {
+                    for m in mutators {
+                        *c.feedback.mutators.entry(m.to_string()).or_default() += 1;
+                    }
+                    c.feedback.rejected_mutants += *rejected as u64;
+                    "mutant"
+                }
+            };
+            *c.feedback.cases.entry(origin.into()).or_default() += 1;
+            let failing = r.findings.len() as u64;
+            if failing > 0 {
+                *c.feedback.failing_runs.entry(origin.into()).or_default() += failing;
+            }
+            let snapshot = fb.shared.current();
+            if let Some(p) = self.checkpoint.feedback.as_mut() {
+                if p.epoch == snapshot.epoch {
+                    p.record(&snapshot, r.local, &r.rare);
+                }
+            }
+        }
         self.checkpoint.mark(r.local);
-        Ok(())
+        self.advance_feedback()
     }
 
     /// Takes in a finished background reduction.

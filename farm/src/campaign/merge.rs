@@ -260,6 +260,16 @@ pub fn add_counters(total: &mut Counters, c: &Counters) {
     for (k, v) in &c.pass_cases {
         *total.pass_cases.entry(k.clone()).or_default() += v;
     }
+    for (k, v) in &c.feedback.cases {
+        *total.feedback.cases.entry(k.clone()).or_default() += v;
+    }
+    for (k, v) in &c.feedback.failing_runs {
+        *total.feedback.failing_runs.entry(k.clone()).or_default() += v;
+    }
+    for (k, v) in &c.feedback.mutators {
+        *total.feedback.mutators.entry(k.clone()).or_default() += v;
+    }
+    total.feedback.rejected_mutants += c.feedback.rejected_mutants;
     for (k, v) in &c.decision_points {
         total.decision_points.entry(k.clone()).or_default().add(v);
     }

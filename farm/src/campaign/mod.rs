@@ -13,6 +13,7 @@
 pub mod buckets;
 pub mod case;
 pub mod collector;
+pub mod feedback;
 pub mod findings;
 pub mod merge;
 pub mod mix;
@@ -64,6 +65,13 @@ pub struct CampaignId {
     /// (`vulkan`, `vulkan:NAME`).
     #[serde(default = "model_only")]
     pub targets: Vec<String>,
+    /// Coverage feedback: corpus mutants and corpus recipes among the
+    /// cases (`campaign::feedback`); campaigns written before it have none.
+    #[serde(default)]
+    pub feedback: bool,
+    /// Cases per feedback epoch (`campaign::feedback`).
+    #[serde(default = "feedback::default_epoch")]
+    pub feedback_epoch: u64,
     /// For a merged directory: every shard it holds (empty for one shard).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub merged: Vec<u64>,
@@ -329,13 +337,39 @@ pub fn run(
     };
     let writer = StateWriter::new(out, limits.jobs, ckpt.counters.config_runs);
     let mut collector = Collector::new(out, buckets, ckpt);
+    let shared = if id.feedback {
+        let epoch = collector
+            .checkpoint
+            .feedback
+            .as_ref()
+            .map_or(0, |p| p.epoch);
+        let snapshot = feedback::load(out, epoch)?;
+        collector
+            .checkpoint
+            .feedback
+            .get_or_insert_with(Default::default);
+        Some(Arc::new(feedback::Shared::new(snapshot)))
+    } else {
+        None
+    };
+    collector.feedback = shared.clone().map(|shared| collector::FeedbackSide {
+        shared,
+        out: out.to_path_buf(),
+        id: id.clone(),
+        mix: mix.clone(),
+    });
+    collector.advance_feedback()?;
     let (tx, rx) = crossbeam_channel::bounded::<CaseResult>(limits.jobs * 4);
     let cases_at_start = collector.checkpoint.counters.cases;
     let progress = (!limits.quiet && limits.tty).then(|| progress_bar(limits, cases_at_start));
     let cancel = Arc::new(AtomicBool::new(false));
     let (mut last_write, mut last_line) = (Instant::now(), Instant::now());
     let mut result: Result<()> = Ok(());
-    let work = |k: u64| run_case(id, mix, limits.driver.as_ref(), k);
+    let link = shared.as_deref().map(|shared| case::FeedbackLink {
+        shared,
+        stop: &stop,
+    });
+    let work = |k: u64| run_case(id, mix, limits.driver.as_ref(), link.as_ref(), k);
     std::thread::scope(|scope| {
         pool::spawn_workers(scope, limits.jobs, &cursor, &work, tx);
         {

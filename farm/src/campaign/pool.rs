@@ -54,13 +54,15 @@ pub fn spawn_workers<'scope, 'env, W>(
     work: &'scope W,
     tx: Sender<CaseResult>,
 ) where
-    W: Fn(u64) -> CaseResult + Sync,
+    W: Fn(u64) -> Option<CaseResult> + Sync,
 {
     for _ in 0..jobs {
         let tx = tx.clone();
         scope.spawn(move || {
             while let Some(k) = cursor.take() {
-                if tx.send(work(k)).is_err() {
+                // `None`: the campaign stopped while the case waited.
+                let Some(r) = work(k) else { break };
+                if tx.send(r).is_err() {
                     break;
                 }
             }
@@ -86,16 +88,20 @@ mod tests {
             stop: &stop,
             deadline: None,
         };
-        let work = |k: u64| CaseResult {
-            local: k,
-            global: k,
-            coverage: Default::default(),
-            runs: vec![],
-            changed: vec![],
-            findings: vec![],
-            suspect: false,
-            driver: Default::default(),
-            error: None,
+        let work = |k: u64| {
+            Some(CaseResult {
+                local: k,
+                global: k,
+                origin: crate::campaign::feedback::Origin::Fresh,
+                rare: vec![],
+                coverage: Default::default(),
+                runs: vec![],
+                changed: vec![],
+                findings: vec![],
+                suspect: false,
+                driver: Default::default(),
+                error: None,
+            })
         };
         let (tx, rx) = crossbeam_channel::unbounded();
         std::thread::scope(|s| spawn_workers(s, 3, &cursor, &work, tx));

@@ -23,6 +23,9 @@ pub struct Counters {
     /// the case's config-runs).
     #[serde(default)]
     pub pass_cases: BTreeMap<String, u64>,
+    /// How the cases were made (coverage feedback).
+    #[serde(default, skip_serializing_if = "FeedbackCounts::is_empty")]
+    pub feedback: FeedbackCounts,
     /// Decision points reached (`compiler::coverage`), by name.
     #[serde(default)]
     pub decision_points: BTreeMap<String, PointCount>,
@@ -37,6 +40,28 @@ pub struct Counters {
     /// Driver runs: where the time went.
     #[serde(default, skip_serializing_if = "DriverTime::is_empty")]
     pub driver_time: DriverTime,
+}
+
+/// How a campaign's cases were made (`campaign::feedback`).
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub struct FeedbackCounts {
+    /// Cases by origin (`fresh`, `recipe`, `mutant`).
+    pub cases: BTreeMap<String, u64>,
+    /// Failing config-runs by the origin of their case.
+    pub failing_runs: BTreeMap<String, u64>,
+    /// Mutators applied, over every mutant.
+    pub mutators: BTreeMap<String, u64>,
+    /// Mutants discarded (undefined or looping) before a case was made.
+    pub rejected_mutants: u64,
+    /// Corpus entries in the current epoch's snapshot.
+    pub corpus: u64,
+}
+
+impl FeedbackCounts {
+    /// Whether feedback made no case (it is off).
+    pub fn is_empty(&self) -> bool {
+        self.cases.is_empty()
+    }
 }
 
 /// How often one decision point was reached.
@@ -158,6 +183,10 @@ pub struct Checkpoint {
     pub counters: Counters,
     /// Seconds spent in earlier runs of this campaign.
     pub elapsed_before: f64,
+    /// The feedback epoch in progress: the corpus candidates of its done
+    /// cases.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub feedback: Option<super::feedback::EpochProgress>,
 }
 
 impl Checkpoint {

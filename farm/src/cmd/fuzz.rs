@@ -12,6 +12,15 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+/// A switch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum OnOff {
+    /// On.
+    On,
+    /// Off.
+    Off,
+}
+
 /// Options of `farm fuzz`.
 #[derive(clap::Args)]
 pub struct Args {
@@ -56,6 +65,11 @@ pub struct Args {
     /// first whose device or driver name contains NAME).
     #[arg(long, value_delimiter = ',', default_value = "model", value_parser = |s: &str| s.parse::<Target>())]
     targets: Vec<Target>,
+    /// Coverage feedback: on (part of each epoch's cases are mutants of, or
+    /// drawn with the features of, cases that reached rare decision
+    /// points), or off (every case freshly generated, as before feedback).
+    #[arg(long, value_enum, default_value = "on")]
+    feedback: OnOff,
     /// No progress output.
     #[arg(long)]
     quiet: bool,
@@ -80,6 +94,8 @@ pub fn run(a: Args) -> Result<ExitCode> {
         generator,
         version: CampaignId::current_version(),
         targets: a.targets.iter().map(|t| t.to_string()).collect(),
+        feedback: a.feedback == OnOff::On,
+        feedback_epoch: farm::campaign::feedback::EPOCH,
         merged: vec![],
     };
     let mix = Mix {

@@ -1,0 +1,764 @@
+//! Structured mutations of a case: small, validity-preserving edits that
+//! move a case that reached a rare corner of the compiler to its
+//! neighbours (the campaign's feedback loop). One table, one row per
+//! mutator with its weight, in the style of the generator's op table.
+//!
+//! Every mutator keeps the program well-formed (SSA, sizes, structured
+//! control flow) by construction; [`mutate`] still validates the result
+//! and gives up on a program that does not validate. A mutant can be
+//! *undefined* (an op swapped into a division whose divisor can be 0): the
+//! caller runs the oracle and discards it, as the generator's guards cannot
+//! follow an edit.
+
+use crate::entropy::Entropy;
+use crate::values::{float_value, int_value, slot_value};
+use ir::op::{OpClass, Sig, ValueKind};
+use ir::{Block, BlockId, Case, CfNode, Def, If, Instr, Jump, Loop, Op, Program, ValueId};
+
+/// One mutator: its name, weight and edit. The edit returns false when the
+/// case has no site for it (the case is then unchanged).
+pub struct Mutator {
+    /// Its name (in the campaign's statistics).
+    pub name: &'static str,
+    /// Relative weight.
+    pub weight: u32,
+    /// The edit.
+    pub apply: fn(&mut Case, &mut dyn Entropy) -> bool,
+}
+
+/// Every mutator.
+pub static MUTATORS: &[Mutator] = &[
+    Mutator {
+        name: "op-swap",
+        weight: 5,
+        apply: op_swap,
+    },
+    Mutator {
+        name: "const-edge",
+        weight: 4,
+        apply: const_edge,
+    },
+    Mutator {
+        name: "input-edge",
+        weight: 2,
+        apply: input_edge,
+    },
+    Mutator {
+        name: "size-round-trip",
+        weight: 2,
+        apply: size_round_trip,
+    },
+    Mutator {
+        name: "swap-operands",
+        weight: 2,
+        apply: swap_operands,
+    },
+    Mutator {
+        name: "negate-operand",
+        weight: 2,
+        apply: negate_operand,
+    },
+    Mutator {
+        name: "add-reader",
+        weight: 2,
+        apply: add_reader,
+    },
+    Mutator {
+        name: "wrap-store-in-if",
+        weight: 1,
+        apply: wrap_store_in_if,
+    },
+    Mutator {
+        name: "wrap-in-loop",
+        weight: 1,
+        apply: wrap_in_loop,
+    },
+    Mutator {
+        name: "move-instr",
+        weight: 2,
+        apply: move_instr,
+    },
+];
+
+/// At most this many output slots after `add-reader`.
+pub const MAX_OUTPUTS: usize = 8;
+
+/// Applies 1 to `rounds` mutations to `case` and returns the mutant and
+/// the mutators applied, or `None` when nothing applied or the result does
+/// not validate.
+pub fn mutate(case: &Case, e: &mut dyn Entropy, rounds: u32) -> Option<(Case, Vec<&'static str>)> {
+    let mut c = case.clone();
+    let weights: Vec<u32> = MUTATORS.iter().map(|m| m.weight).collect();
+    let n = e.range(1, rounds.max(1) as u64);
+    let mut applied = Vec::new();
+    for _ in 0..n {
+        // A few tries per round: a mutator may find no site.
+        for _ in 0..4 {
+            let m = &MUTATORS[e.weighted(&weights)];
+            if (m.apply)(&mut c, e) {
+                applied.push(m.name);
+                break;
+            }
+        }
+    }
+    if applied.is_empty() || ir::validate(&c.program).is_err() {
+        return None;
+    }
+    if let Some(d) = &c.dispatch {
+        d.check(&c.program).ok()?;
+    }
+    Some((c, applied))
+}
+
+/// Whether `op` can define a value of `dest` bits from sources of `srcs` bits.
+fn fits(op: Op, dest: u8, srcs: &[u8]) -> bool {
+    let n = srcs.len();
+    match op.info().sig {
+        Sig::Same { srcs: k, sizes } => {
+            n == k as usize && sizes.contains(dest) && srcs.iter().all(|&s| s == dest)
+        }
+        Sig::Compare { sizes } => {
+            dest == 1 && n == 2 && srcs[0] == srcs[1] && sizes.contains(srcs[0])
+        }
+        Sig::Convert { from, to } => n == 1 && from.contains(srcs[0]) && to.contains(dest),
+        Sig::Indexed { sizes } => {
+            n == 2 && srcs[0] == dest && sizes.contains(dest) && srcs[1] == 32
+        }
+        Sig::Select { sizes } => {
+            n == 3 && srcs[0] == 1 && srcs[1] == dest && srcs[2] == dest && sizes.contains(dest)
+        }
+        Sig::Fixed32 { srcs: k } => n == k as usize && dest == 32 && srcs.iter().all(|&s| s == 32),
+        Sig::Nullary { sizes } => n == 0 && sizes.contains(dest),
+        Sig::LoadSlot | Sig::StoreSlot => false,
+    }
+}
+
+/// Ops a generated program may hold (ALU and subgroup ops).
+fn generated(op: Op) -> bool {
+    matches!(op.info().class, OpClass::Alu | OpClass::Subgroup)
+}
+
+/// The number of instructions satisfying `pred`, over every block in
+/// program order.
+fn count_sites(p: &Program, pred: &dyn Fn(&Instr) -> bool) -> usize {
+    let mut n = 0;
+    p.for_each_block(&mut |b| n += b.instrs.iter().filter(|i| pred(i)).count());
+    n
+}
+
+/// Calls `f` on the block holding the `k`-th instruction satisfying `pred`
+/// and that instruction's index.
+fn at_site(
+    p: &mut Program,
+    k: usize,
+    pred: &dyn Fn(&Instr) -> bool,
+    f: &mut dyn FnMut(&mut Block, usize),
+) {
+    let mut left = k;
+    let mut done = false;
+    p.for_each_block_mut(&mut |b| {
+        if done {
+            return;
+        }
+        let hits: Vec<usize> = (0..b.instrs.len())
+            .filter(|&i| pred(&b.instrs[i]))
+            .collect();
+        if left < hits.len() {
+            f(b, hits[left]);
+            done = true;
+        } else {
+            left -= hits.len();
+        }
+    });
+}
+
+/// Picks one of the sites satisfying `pred` uniformly (its index for
+/// [`at_site`]), if there is one.
+fn choose(p: &Program, e: &mut dyn Entropy, pred: &dyn Fn(&Instr) -> bool) -> Option<usize> {
+    let n = count_sites(p, pred);
+    (n > 0).then(|| e.below(n as u64) as usize)
+}
+
+/// Replaces an op by another of the same shape at the same sizes.
+fn op_swap(c: &mut Case, e: &mut dyn Entropy) -> bool {
+    let bits = c.program.value_bits();
+    let shape = |i: &Instr| -> Vec<u8> { i.srcs.iter().map(|s| bits[s.0 as usize]).collect() };
+    let peers = |i: &Instr| -> Vec<Op> {
+        let dest = i.dest.map_or(0, |d| d.bits);
+        let srcs = shape(i);
+        Op::all()
+            .filter(|&o| o != i.op && generated(o) && fits(o, dest, &srcs))
+            .filter(|&o| o.is_cross_invocation() == i.op.is_cross_invocation())
+            .collect()
+    };
+    let pred = |i: &Instr| generated(i.op) && !peers(i).is_empty();
+    let mut choice = None;
+    let Some(k) = choose(&c.program, e, &pred) else {
+        return false;
+    };
+    at_site(&mut c.program, k, &pred, &mut |b, i| {
+        choice = Some(peers(&b.instrs[i]))
+    });
+    let Some(options) = choice else { return false };
+    let op = options[e.below(options.len() as u64) as usize];
+    at_site(&mut c.program, k, &pred, &mut |b, i| b.instrs[i].op = op);
+    true
+}
+
+/// An edge value of `bits` bits other than `old`: an integer edge, or a
+/// float edge for float sizes, or the flipped boolean (`None` when a few
+/// draws all give `old`).
+fn edge_value(e: &mut dyn Entropy, bits: u8, old: u64) -> Option<u64> {
+    if bits == 1 {
+        return Some(old ^ 1);
+    }
+    (0..4)
+        .map(|_| match bits {
+            16 | 32 | 64 if e.chance(1, 2) => float_value(e, bits, 100),
+            _ => int_value(e, bits, 100),
+        })
+        .find(|&v| v != old)
+}
+
+/// Sets a constant to an edge value of its size.
+fn const_edge(c: &mut Case, e: &mut dyn Entropy) -> bool {
+    let pred = |i: &Instr| i.op == Op::LoadConst;
+    let Some(k) = choose(&c.program, e, &pred) else {
+        return false;
+    };
+    let mut changed = false;
+    at_site(&mut c.program, k, &pred, &mut |b, i| {
+        let ins = &mut b.instrs[i];
+        let bits = ins.dest.map_or(32, |d| d.bits);
+        if let Some(v) = edge_value(e, bits, ins.imm) {
+            ins.imm = v;
+            changed = true;
+        }
+    });
+    changed
+}
+
+/// Sets one invocation's input (or a uniform) to an edge value.
+fn input_edge(c: &mut Case, e: &mut dyn Entropy) -> bool {
+    let Some(d) = c.dispatch.as_mut() else {
+        return false;
+    };
+    let p = &c.program;
+    let slots = p.inputs.len() + p.uniforms.len();
+    if slots == 0 {
+        return false;
+    }
+    let s = e.below(slots as u64) as usize;
+    let (ty, value) = if s < p.inputs.len() {
+        let lane = e.below(d.invocations as u64) as usize;
+        (p.inputs[s], &mut d.inputs[s][lane])
+    } else {
+        let u = s - p.inputs.len();
+        (p.uniforms[u], &mut d.uniforms[u])
+    };
+    let old = *value;
+    match (0..4).map(|_| slot_value(e, ty, 100)).find(|&v| v != old) {
+        Some(v) => {
+            *value = v;
+            true
+        }
+        None => false,
+    }
+}
+
+/// Inserts `ins` before instruction `i` of block `b` and returns its value.
+fn insert_before(b: &mut Block, i: usize, ins: Instr) -> ValueId {
+    let v = ins
+        .dest
+        .expect("an inserted instruction defines a value")
+        .id;
+    b.instrs.insert(i, ins);
+    v
+}
+
+fn alu(op: Op, id: u32, bits: u8, srcs: Vec<ValueId>) -> Instr {
+    Instr {
+        op,
+        dest: Some(Def {
+            id: ValueId(id),
+            bits,
+        }),
+        srcs,
+        imm: 0,
+    }
+}
+
+/// A source read as a value (not a shift count, index or select condition).
+fn value_srcs(op: Op) -> std::ops::Range<usize> {
+    match op.info().sig {
+        Sig::Indexed { .. } => 0..1,
+        Sig::Select { .. } => 1..3,
+        sig => 0..sig.num_srcs(),
+    }
+}
+
+/// Narrows a source to a smaller size and widens it back (sign or zero
+/// extension): the value changes, the shape around it does not.
+fn size_round_trip(c: &mut Case, e: &mut dyn Entropy) -> bool {
+    let bits = c.program.value_bits();
+    let next = c.program.value_bound() as u32;
+    let pred =
+        |i: &Instr| value_srcs(i.op).any(|k| matches!(bits[i.srcs[k].0 as usize], 16 | 32 | 64));
+    let Some(site) = choose(&c.program, e, &pred) else {
+        return false;
+    };
+    at_site(&mut c.program, site, &pred, &mut |b, i| {
+        let ks: Vec<usize> = value_srcs(b.instrs[i].op)
+            .filter(|&k| matches!(bits[b.instrs[i].srcs[k].0 as usize], 16 | 32 | 64))
+            .collect();
+        let k = ks[e.below(ks.len() as u64) as usize];
+        let v = b.instrs[i].srcs[k];
+        let wide = bits[v.0 as usize];
+        let narrow = [8u8, 16, 32]
+            .into_iter()
+            .filter(|&n| n < wide)
+            .collect::<Vec<_>>();
+        let n = narrow[e.below(narrow.len() as u64) as usize];
+        let widen = if e.chance(1, 2) { Op::I2i } else { Op::U2u };
+        let t = insert_before(b, i, alu(Op::U2u, next, n, vec![v]));
+        let w = insert_before(b, i + 1, alu(widen, next + 1, wide, vec![t]));
+        b.instrs[i + 2].srcs[k] = w;
+    });
+    true
+}
+
+/// Swaps the two value sources of a two-source op (same sizes).
+fn swap_operands(c: &mut Case, e: &mut dyn Entropy) -> bool {
+    let pred = |i: &Instr| {
+        generated(i.op)
+            && matches!(
+                i.op.info().sig,
+                Sig::Same { srcs: 2, .. } | Sig::Compare { .. }
+            )
+            && i.srcs[0] != i.srcs[1]
+    };
+    let Some(k) = choose(&c.program, e, &pred) else {
+        return false;
+    };
+    at_site(&mut c.program, k, &pred, &mut |b, i| {
+        b.instrs[i].srcs.swap(0, 1)
+    });
+    true
+}
+
+/// Negates a value source (`ineg` or `fneg`, by what the op reads).
+fn negate_operand(c: &mut Case, e: &mut dyn Entropy) -> bool {
+    let bits = c.program.value_bits();
+    let next = c.program.value_bound() as u32;
+    let neg_for = |i: &Instr| match i.op.info().kinds.src {
+        ValueKind::Float => Some(Op::Fneg),
+        ValueKind::Int => Some(Op::Ineg),
+        _ => None,
+    };
+    let pred = |i: &Instr| {
+        generated(i.op)
+            && neg_for(i).is_some_and(|neg| {
+                value_srcs(i.op).any(|k| {
+                    fits(
+                        neg,
+                        bits[i.srcs[k].0 as usize],
+                        &[bits[i.srcs[k].0 as usize]],
+                    )
+                })
+            })
+    };
+    let Some(site) = choose(&c.program, e, &pred) else {
+        return false;
+    };
+    at_site(&mut c.program, site, &pred, &mut |b, i| {
+        let neg = neg_for(&b.instrs[i]).expect("the site has a negation");
+        let ks: Vec<usize> = value_srcs(b.instrs[i].op)
+            .filter(|&k| {
+                let w = bits[b.instrs[i].srcs[k].0 as usize];
+                fits(neg, w, &[w])
+            })
+            .collect();
+        let k = ks[e.below(ks.len() as u64) as usize];
+        let v = b.instrs[i].srcs[k];
+        let n = insert_before(b, i, alu(neg, next, bits[v.0 as usize], vec![v]));
+        b.instrs[i + 1].srcs[k] = n;
+    });
+    true
+}
+
+/// Stores an interior value to a new output slot, right after it is made
+/// (so the value escapes and cannot be folded away).
+fn add_reader(c: &mut Case, e: &mut dyn Entropy) -> bool {
+    if c.program.outputs.len() >= MAX_OUTPUTS {
+        return false;
+    }
+    let slot = c.program.outputs.len();
+    let pred = |i: &Instr| i.dest.is_some() && i.op != Op::LoadConst;
+    let mut ty = None;
+    let Some(k) = choose(&c.program, e, &pred) else {
+        return false;
+    };
+    at_site(&mut c.program, k, &pred, &mut |b, i| {
+        let d = b.instrs[i].dest.expect("the site defines a value");
+        let t = ir::SlotType::int_of_bits(d.bits).expect("a value has an integer size");
+        b.instrs.insert(
+            i + 1,
+            Instr {
+                op: Op::StoreOutput,
+                dest: None,
+                srcs: vec![d.id],
+                imm: slot as u64,
+            },
+        );
+        ty = Some(t);
+    });
+    match ty {
+        Some(t) => {
+            c.program.outputs.push(t);
+            true
+        }
+        _ => false,
+    }
+}
+
+/// Splits a control-flow list at instruction `i` of block `at` (in the
+/// list): `[.., head(instrs[..i]), node, tail(instrs[end..], jump), ..]`.
+/// The head keeps the phis and gets a new id; the tail keeps the block's id,
+/// so phis that name it as a predecessor stay right.
+fn split_around(
+    list: &mut Vec<CfNode>,
+    at: usize,
+    range: std::ops::Range<usize>,
+    head_id: BlockId,
+    make: &mut dyn FnMut(Vec<Instr>) -> CfNode,
+) {
+    let CfNode::Block(b) = &mut list[at] else {
+        unreachable!("a block site")
+    };
+    let tail_instrs = b.instrs.split_off(range.end);
+    let moved = b.instrs.split_off(range.start);
+    let head = Block {
+        id: head_id,
+        phis: std::mem::take(&mut b.phis),
+        instrs: std::mem::take(&mut b.instrs),
+        jump: None,
+    };
+    let tail = Block {
+        id: b.id,
+        phis: vec![],
+        instrs: tail_instrs,
+        jump: b.jump.take(),
+    };
+    let node = make(moved);
+    list.splice(at..=at, [CfNode::Block(head), node, CfNode::Block(tail)]);
+}
+
+/// Finds the `k`-th block (program order) whose instructions satisfy
+/// `ok`, and splits around the instruction range `choose` gives.
+fn restructure(
+    list: &mut Vec<CfNode>,
+    k: &mut usize,
+    ok: &dyn Fn(&Block) -> bool,
+    edit: &mut dyn FnMut(&mut Vec<CfNode>, usize) -> bool,
+) -> Option<bool> {
+    let mut at = 0;
+    while at < list.len() {
+        match &mut list[at] {
+            CfNode::Block(b) => {
+                if ok(b) {
+                    if *k == 0 {
+                        return Some(edit(list, at));
+                    }
+                    *k -= 1;
+                }
+            }
+            CfNode::If(f) => {
+                if let Some(r) = restructure(&mut f.then_body, k, ok, edit) {
+                    return Some(r);
+                }
+                if let Some(r) = restructure(&mut f.else_body, k, ok, edit) {
+                    return Some(r);
+                }
+            }
+            CfNode::Loop(l) => {
+                if let Some(r) = restructure(&mut l.body, k, ok, edit) {
+                    return Some(r);
+                }
+            }
+        }
+        at += 1;
+    }
+    None
+}
+
+fn count_blocks(p: &Program, ok: &dyn Fn(&Block) -> bool) -> usize {
+    let mut n = 0;
+    p.for_each_block(&mut |b| n += ok(b) as usize);
+    n
+}
+
+fn empty_block(id: BlockId) -> CfNode {
+    CfNode::Block(Block {
+        id,
+        phis: vec![],
+        instrs: vec![],
+        jump: None,
+    })
+}
+
+/// Puts a `store_output` under an `if` on a condition defined before it
+/// (an existing 1-bit value of the block, or `invocation_id & 1`).
+fn wrap_store_in_if(c: &mut Case, e: &mut dyn Entropy) -> bool {
+    let ok = |b: &Block| b.instrs.iter().any(|i| i.op == Op::StoreOutput);
+    let n = count_blocks(&c.program, &ok);
+    if n == 0 {
+        return false;
+    }
+    let mut k = e.below(n as u64) as usize;
+    let next_value = c.program.value_bound() as u32;
+    let next_block = c.program.block_bound() as u32;
+    let mut body = std::mem::take(&mut c.program.body);
+    let done = restructure(&mut body, &mut k, &ok, &mut |list, at| {
+        let CfNode::Block(b) = &mut list[at] else {
+            return false;
+        };
+        let stores: Vec<usize> = (0..b.instrs.len())
+            .filter(|&i| b.instrs[i].op == Op::StoreOutput)
+            .collect();
+        let s = stores[e.below(stores.len() as u64) as usize];
+        let conds: Vec<ValueId> = b.instrs[..s]
+            .iter()
+            .filter_map(|i| i.dest.filter(|d| d.bits == 1).map(|d| d.id))
+            .collect();
+        let mut at_store = s;
+        let cond = if conds.is_empty() || e.chance(1, 3) {
+            let id = alu_nullary(b, at_store, next_value);
+            let one = konst(b, at_store + 1, next_value + 1, 32, 1);
+            let and = insert_before(
+                b,
+                at_store + 2,
+                alu(Op::Iand, next_value + 2, 32, vec![id, one]),
+            );
+            let zero = konst(b, at_store + 3, next_value + 3, 32, 0);
+            let c = insert_before(
+                b,
+                at_store + 4,
+                alu(Op::Ine, next_value + 4, 1, vec![and, zero]),
+            );
+            at_store += 5;
+            c
+        } else {
+            conds[e.below(conds.len() as u64) as usize]
+        };
+        let (then_id, else_id) = (BlockId(next_block + 1), BlockId(next_block + 2));
+        split_around(
+            list,
+            at,
+            at_store..at_store + 1,
+            BlockId(next_block),
+            &mut |moved| {
+                CfNode::If(If {
+                    cond,
+                    then_body: vec![CfNode::Block(Block {
+                        id: then_id,
+                        phis: vec![],
+                        instrs: moved,
+                        jump: None,
+                    })],
+                    else_body: vec![empty_block(else_id)],
+                })
+            },
+        );
+        true
+    });
+    c.program.body = body;
+    done == Some(true)
+}
+
+fn alu_nullary(b: &mut Block, at: usize, id: u32) -> ValueId {
+    insert_before(b, at, alu(Op::InvocationId, id, 32, vec![]))
+}
+
+fn konst(b: &mut Block, at: usize, id: u32, bits: u8, v: u64) -> ValueId {
+    let mut ins = alu(Op::LoadConst, id, bits, vec![]);
+    ins.imm = v;
+    insert_before(b, at, ins)
+}
+
+/// Puts a run of instructions into a loop that runs once
+/// (`loop { ...; break }`): its values are defined in the loop header,
+/// which dominates everything after the loop.
+fn wrap_in_loop(c: &mut Case, e: &mut dyn Entropy) -> bool {
+    let ok = |b: &Block| !b.instrs.is_empty();
+    let n = count_blocks(&c.program, &ok);
+    if n == 0 {
+        return false;
+    }
+    let mut k = e.below(n as u64) as usize;
+    let header = BlockId(c.program.block_bound() as u32 + 1);
+    let head_id = BlockId(c.program.block_bound() as u32);
+    let mut body = std::mem::take(&mut c.program.body);
+    let done = restructure(&mut body, &mut k, &ok, &mut |list, at| {
+        let CfNode::Block(b) = &list[at] else {
+            return false;
+        };
+        let len = b.instrs.len();
+        let start = e.below(len as u64) as usize;
+        let end = start + 1 + e.below((len - start).min(4) as u64) as usize;
+        split_around(list, at, start..end, head_id, &mut |moved| {
+            CfNode::Loop(Loop {
+                body: vec![CfNode::Block(Block {
+                    id: header,
+                    phis: vec![],
+                    instrs: moved,
+                    jump: Some(Jump::Break),
+                })],
+            })
+        });
+        true
+    });
+    c.program.body = body;
+    done == Some(true)
+}
+
+/// Moves an instruction earlier or later inside its block, past
+/// instructions it does not depend on (a compare past another flag-making
+/// compare, a subgroup op past ALU work); stores keep their order.
+fn move_instr(c: &mut Case, e: &mut dyn Entropy) -> bool {
+    let movable = |b: &Block, i: usize| -> (usize, usize) {
+        let ins = &b.instrs[i];
+        let mut lo = i;
+        while lo > 0 {
+            let prev = &b.instrs[lo - 1];
+            let defines_src = prev.dest.is_some_and(|d| ins.srcs.contains(&d.id));
+            let both_stores = prev.op == Op::StoreOutput && ins.op == Op::StoreOutput;
+            if defines_src || both_stores {
+                break;
+            }
+            lo -= 1;
+        }
+        let mut hi = i;
+        while hi + 1 < b.instrs.len() {
+            let next = &b.instrs[hi + 1];
+            let uses = ins.dest.is_some_and(|d| next.srcs.contains(&d.id));
+            let both_stores = next.op == Op::StoreOutput && ins.op == Op::StoreOutput;
+            if uses || both_stores {
+                break;
+            }
+            hi += 1;
+        }
+        (lo, hi)
+    };
+    let mut sites = 0usize;
+    c.program.for_each_block(&mut |b| {
+        sites += (0..b.instrs.len())
+            .filter(|&i| movable(b, i) != (i, i))
+            .count();
+    });
+    if sites == 0 {
+        return false;
+    }
+    let mut k = e.below(sites as u64) as usize;
+    let mut done = false;
+    c.program.for_each_block_mut(&mut |b| {
+        if done {
+            return;
+        }
+        for i in 0..b.instrs.len() {
+            let (lo, hi) = movable(b, i);
+            if (lo, hi) == (i, i) {
+                continue;
+            }
+            if k > 0 {
+                k -= 1;
+                continue;
+            }
+            let mut to = lo + e.below((hi - lo) as u64) as usize;
+            if to >= i {
+                to += 1;
+            }
+            let ins = b.instrs.remove(i);
+            b.instrs.insert(to, ins);
+            done = true;
+            return;
+        }
+    });
+    done
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::entropy::SeedEntropy;
+
+    #[test]
+    fn mutants_validate_and_every_mutator_applies_somewhere() {
+        let config = crate::Config::default();
+        let mut applied = std::collections::BTreeMap::new();
+        let mut made = 0;
+        for seed in 0..300 {
+            let case = crate::generate(seed, &config);
+            let mut e = SeedEntropy::new(seed ^ 0x6d75_7461_7465);
+            if let Some((m, names)) = mutate(&case, &mut e, 3) {
+                ir::validate(&m.program).unwrap_or_else(|err| {
+                    panic!(
+                        "seed {seed}: {names:?} gave an invalid program: {err}\n{}",
+                        ir::print_case(&m)
+                    )
+                });
+                assert_ne!(m, case, "seed {seed}: {names:?} changed nothing");
+                made += 1;
+                for n in names {
+                    *applied.entry(n).or_insert(0) += 1;
+                }
+            }
+        }
+        assert!(made > 280, "only {made} of 300 cases mutated");
+        for m in MUTATORS {
+            assert!(
+                applied.get(m.name).copied().unwrap_or(0) > 0,
+                "{} never applied",
+                m.name
+            );
+        }
+    }
+
+    #[test]
+    fn mutation_is_deterministic() {
+        let case = crate::generate(7, &crate::Config::default());
+        let a = mutate(&case, &mut SeedEntropy::new(1), 3);
+        let b = mutate(&case, &mut SeedEntropy::new(1), 3);
+        assert_eq!(
+            a.map(|x| ir::print_case(&x.0)),
+            b.map(|x| ir::print_case(&x.0))
+        );
+    }
+
+    #[test]
+    fn op_shapes_fit() {
+        assert!(fits(Op::Iadd, 32, &[32, 32]));
+        assert!(!fits(Op::Iadd, 32, &[32, 16]));
+        assert!(fits(Op::Ilt, 1, &[64, 64]));
+        assert!(fits(Op::U2u, 8, &[64]));
+        assert!(fits(Op::Ishl, 16, &[16, 32]));
+        assert!(!fits(Op::Ishl, 16, &[16, 16]));
+        assert!(fits(Op::Bcsel, 8, &[1, 8, 8]));
+    }
+
+    #[test]
+    fn a_store_wrapped_in_an_if_keeps_the_program_valid() {
+        let case = ir::parse_case(
+            "shader: t\ndecl_input 0 i32\ndecl_output 0 i32\nimpl main {\n\tblock b0:\n\t32 %0 = @load_input () (slot=0)\n\t@store_output (%0) (slot=0)\n}\n",
+        )
+        .unwrap();
+        let mut c = case.clone();
+        assert!(wrap_store_in_if(&mut c, &mut SeedEntropy::new(3)));
+        ir::validate(&c.program).unwrap();
+        let text = ir::print_program(&c.program);
+        assert!(text.contains("if %"), "{text}");
+        let mut c = case;
+        assert!(wrap_in_loop(&mut c, &mut SeedEntropy::new(3)));
+        ir::validate(&c.program).unwrap();
+        assert!(ir::print_program(&c.program).contains("loop {"));
+    }
+}
