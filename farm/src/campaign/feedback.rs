@@ -26,7 +26,6 @@ use ir::Case;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
@@ -291,14 +290,14 @@ impl Shared {
     }
 
     /// The snapshot of `epoch`, waiting until the collector has made it;
-    /// `None` if `stop` is set first.
-    pub fn wait(&self, epoch: u64, stop: &AtomicBool) -> Option<Arc<Snapshot>> {
+    /// `None` if `give_up` says so first.
+    pub fn wait(&self, epoch: u64, give_up: &dyn Fn() -> bool) -> Option<Arc<Snapshot>> {
         let mut cur = self.current.lock().unwrap_or_else(|e| e.into_inner());
         loop {
             if cur.epoch == epoch {
                 return Some(cur.clone());
             }
-            if stop.load(Ordering::Relaxed) {
+            if give_up() {
                 return None;
             }
             cur = self
@@ -321,6 +320,82 @@ impl Shared {
     pub fn publish(&self, s: Snapshot) {
         *self.current.lock().unwrap_or_else(|e| e.into_inner()) = Arc::new(s);
         self.changed.notify_all();
+    }
+}
+
+/// Feedback without a campaign directory (the selftest): the same epochs,
+/// snapshots and candidate lists, kept in memory.
+pub struct InMemory {
+    /// The snapshots.
+    pub shared: Shared,
+    epoch_size: u64,
+    state: Mutex<MemoryState>,
+}
+
+#[derive(Default)]
+struct MemoryState {
+    progress: EpochProgress,
+    /// Cases below are done; `above` are done too.
+    watermark: u64,
+    above: std::collections::BTreeSet<u64>,
+    counts: BTreeMap<String, PointCount>,
+}
+
+impl InMemory {
+    /// Epochs of `epoch_size` cases, starting from an empty snapshot.
+    pub fn new(epoch_size: u64) -> InMemory {
+        InMemory {
+            shared: Shared::new(Snapshot::default()),
+            epoch_size: epoch_size.max(1),
+            state: Mutex::new(MemoryState::default()),
+        }
+    }
+
+    /// The snapshot for case `index` (waiting for its epoch's).
+    pub fn snapshot_for(&self, index: u64, give_up: &dyn Fn() -> bool) -> Option<Arc<Snapshot>> {
+        self.shared.wait(index / self.epoch_size, give_up)
+    }
+
+    /// Records that case `index` is done and what it reached; makes the
+    /// next snapshots when their epochs are complete (`make` regenerates a
+    /// kept case from the snapshot of its epoch).
+    pub fn done(
+        &self,
+        index: u64,
+        coverage: &BTreeMap<&'static str, (u64, u64)>,
+        make: &dyn Fn(&Snapshot, u64) -> Made,
+    ) {
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let snapshot = self.shared.current();
+        for (point, &(hits, runs)) in coverage {
+            st.counts.entry(point.to_string()).or_default().add(&PointCount {
+                hits,
+                runs,
+                cases: 1,
+                first_case: index,
+            });
+        }
+        if st.progress.epoch == snapshot.epoch {
+            let rare = snapshot.rare(coverage.keys().copied());
+            st.progress.record(&snapshot, index, &rare);
+        }
+        st.above.insert(index);
+        loop {
+            let w = st.watermark;
+            if !st.above.remove(&w) {
+                break;
+            }
+            st.watermark += 1;
+        }
+        while st.watermark >= (st.progress.epoch + 1) * self.epoch_size {
+            let current = self.shared.current();
+            let next = next_snapshot(&current, &st.progress, &st.counts, &|l| (l, make(&current, l)));
+            st.progress = EpochProgress {
+                epoch: next.epoch,
+                firsts: BTreeMap::new(),
+            };
+            self.shared.publish(next);
+        }
     }
 }
 

@@ -12,7 +12,9 @@
 
 use super::mix::{Mix, PassChoice};
 use super::reduce::{reduce_into, ReduceOptions};
+use super::feedback::{self, InMemory, Snapshot};
 use super::{case_seed, is_finding};
+use std::collections::BTreeMap;
 use anyhow::Result;
 use compiler::{BugInfo, BugSet, Strategy};
 use ir::Case;
@@ -34,6 +36,8 @@ pub struct Settings {
     pub seed: u64,
     /// Generator config.
     pub generator: generator::Config,
+    /// Coverage feedback with epochs of this many cases (`None`: off).
+    pub feedback: Option<u64>,
 }
 
 /// One bug's result: a row of the table.
@@ -85,6 +89,9 @@ pub struct Table {
     pub seed: u64,
     /// The farm's version.
     pub version: String,
+    /// Cases per feedback epoch, or `None` when feedback was off.
+    #[serde(default)]
+    pub feedback_epoch: Option<u64>,
     /// One row per bug.
     pub rows: Vec<Row>,
 }
@@ -97,19 +104,39 @@ struct Detection {
     verdict: Verdict,
 }
 
-/// The first config of case `index` the bug breaks (failing with the bug,
-/// passing without it), and how many findings failed without it too.
-fn detect(settings: &Settings, mix: &Mix, index: u64) -> (Option<Detection>, u64) {
+/// What one case of the search gave.
+struct Searched {
+    detection: Option<Detection>,
+    /// Findings that fail with the bug off too.
+    unrelated: u64,
+    /// Decision points reached: (hits, config-runs).
+    coverage: BTreeMap<&'static str, (u64, u64)>,
+}
+
+/// The first config of case `index` (made from `snapshot` under feedback)
+/// the bug breaks (failing with the bug, passing without it), and how many
+/// findings failed without it too.
+fn detect(settings: &Settings, mix: &Mix, index: u64, snapshot: Option<&Snapshot>) -> Searched {
     let seed = case_seed(settings.seed, index);
-    let case = generator::generate(seed, &settings.generator);
+    let case = feedback::make_case(&settings.generator, mix, snapshot, seed).case;
     let configs = mix.configs(seed);
+    let mut out = Searched {
+        detection: None,
+        unrelated: 0,
+        coverage: BTreeMap::new(),
+    };
     let expected = match check::expected_outputs(&case, configs[0].simd) {
         Ok(e) => e,
-        Err(_) => return (None, 0),
+        Err(_) => return out,
     };
-    let mut unrelated = 0;
     for config in configs {
-        let verdict = check::check_against(&case, &config, &expected).verdict;
+        let checked = check::check_against(&case, &config, &expected);
+        for (point, n) in checked.coverage {
+            let e = out.coverage.entry(point).or_default();
+            e.0 += n as u64;
+            e.1 += 1;
+        }
+        let verdict = checked.verdict;
         if !is_finding(&verdict) {
             continue;
         }
@@ -119,20 +146,18 @@ fn detect(settings: &Settings, mix: &Mix, index: u64) -> (Option<Detection>, u64
         };
         let without = check::check_against(&case, &clean, &expected).verdict;
         if is_finding(&without) {
-            unrelated += 1;
+            out.unrelated += 1;
             continue;
         }
-        return (
-            Some(Detection {
-                index,
-                case,
-                config,
-                verdict,
-            }),
-            unrelated,
-        );
+        out.detection = Some(Detection {
+            index,
+            case,
+            config,
+            verdict,
+        });
+        return out;
     }
-    (None, unrelated)
+    out
 }
 
 /// Searches for one bug: `jobs` workers take case indices in order; after a
@@ -156,6 +181,10 @@ fn search(
     let unrelated = AtomicU64::new(0);
     // (time of the first detection seen, the lowest-index detection)
     let found: Mutex<(Option<f64>, Option<Detection>)> = Mutex::new((None, None));
+    let fb = settings.feedback.map(InMemory::new);
+    let make = |s: &Snapshot, k: u64| {
+        feedback::make_case(&settings.generator, &mix, Some(s), case_seed(settings.seed, k))
+    };
     std::thread::scope(|scope| {
         for _ in 0..settings.jobs {
             scope.spawn(|| loop {
@@ -171,10 +200,26 @@ fn search(
                 {
                     break;
                 }
-                let (d, u) = detect(settings, &mix, k);
+                let give_up = || {
+                    stop.load(Ordering::Relaxed)
+                        || k > best.load(Ordering::Relaxed)
+                        || (best.load(Ordering::Relaxed) == u64::MAX
+                            && start.elapsed() >= settings.per_bug)
+                };
+                let snapshot = match &fb {
+                    Some(f) => match f.snapshot_for(k, &give_up) {
+                        Some(s) => Some(s),
+                        None => break,
+                    },
+                    None => None,
+                };
+                let searched = detect(settings, &mix, k, snapshot.as_deref());
+                if let Some(f) = &fb {
+                    f.done(k, &searched.coverage, &make);
+                }
                 ran.fetch_add(1, Ordering::Relaxed);
-                unrelated.fetch_add(u, Ordering::Relaxed);
-                if let Some(d) = d {
+                unrelated.fetch_add(searched.unrelated, Ordering::Relaxed);
+                if let Some(d) = searched.detection {
                     let t = start.elapsed().as_secs_f64();
                     let (first_seen, kept) = &mut *found.lock().expect("lock");
                     first_seen.get_or_insert(t);
@@ -252,6 +297,7 @@ pub fn run(
         jobs: settings.jobs,
         seed: settings.seed,
         version: env!("CARGO_PKG_VERSION").to_string(),
+        feedback_epoch: settings.feedback,
         rows,
     })
 }
@@ -298,11 +344,15 @@ impl Table {
         let median = times
             .get(times.len() / 2)
             .map_or("-".into(), |t| format!("{t:.2}s"));
+        let mut cases: Vec<u64> = self.rows.iter().filter_map(|r| r.cases_to_first).collect();
+        cases.sort_unstable();
+        let median_cases = cases.get(cases.len() / 2).map_or("-".into(), |c| c.to_string());
         s.push_str(&format!(
-            "found {found} of {} bugs within {:.0}s each ({} jobs); culprit named correctly for {named} of {found}; median time to first detection {median}\n",
+            "found {found} of {} bugs within {:.0}s each ({} jobs, feedback {}); culprit named correctly for {named} of {found}; median time to first detection {median} ({median_cases} cases)\n",
             self.rows.len(),
             self.per_bug_s,
-            self.jobs
+            self.jobs,
+            if self.feedback_epoch.is_some() { "on" } else { "off" }
         ));
         let unrelated: u64 = self.rows.iter().map(|r| r.unrelated_findings).sum();
         if unrelated > 0 {

@@ -33,6 +33,9 @@ pub struct Args {
     /// Generator config (JSON).
     #[arg(long)]
     config: Option<PathBuf>,
+    /// Coverage feedback in each bug's search (as `farm fuzz --feedback`).
+    #[arg(long, value_enum, default_value = "on")]
+    feedback: crate::cmd::fuzz::OnOff,
     /// No per-bug progress lines.
     #[arg(long)]
     quiet: bool,
@@ -55,6 +58,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
             .max(1),
         seed: a.seed,
         generator,
+        feedback: (a.feedback == crate::cmd::fuzz::OnOff::On).then_some(campaign::feedback::EPOCH),
     };
     let stop = Arc::new(AtomicBool::new(false));
     let handler_stop = stop.clone();
