@@ -34,6 +34,7 @@
 pub mod cov;
 
 use crate::brw::liveness::Liveness;
+use crate::coverage::hit;
 use crate::vir::{VProgram, GRF_BYTES};
 use crate::{CompileError, StageId};
 use eu::{DstKind, Message, SrcKind};
@@ -58,14 +59,20 @@ pub fn intervals(p: &VProgram, live: &Liveness) -> Vec<Option<(usize, usize)>> {
         let g = p.vgrfs[v];
         (g.first..g.first + g.size).any(|r| d[r as usize])
     };
+    // What happened, recorded once per call (`cov`).
+    let (mut at_entry, mut at_exit, mut carried_any, mut leaves_any) = (false, false, false, false);
     for (b, blk) in live.cfg.blocks.iter().enumerate() {
         for v in 0..nv {
             let g = p.vgrfs[v];
             if live.live_in[b].regs_live(g.first, g.size) && defined(&live.defined_in[b], v) {
+                let before = iv[v];
                 touch(&mut iv, v, blk.start);
+                at_entry |= iv[v] != before;
             }
             if live.live_out[b].regs_live(g.first, g.size) && defined(&live.defined_out[b], v) {
+                let before = iv[v];
                 touch(&mut iv, v, blk.end - 1);
+                at_exit |= iv[v] != before;
             }
         }
     }
@@ -83,8 +90,21 @@ pub fn intervals(p: &VProgram, live: &Liveness) -> Vec<Option<(usize, usize)>> {
                 && defined(&live.defined_in[header], v);
             let leaves = exit.is_some_and(|e| live.live_in[e].regs_live(g.first, g.size));
             if carried || leaves {
+                carried_any |= carried;
+                leaves_any |= !carried;
                 *slot = Some((lo.min(l.start), hi.max(l.end)));
             }
+        }
+    }
+    for (happened, point) in [
+        (at_entry, cov::EXTEND_BLOCK_ENTRY),
+        (at_exit, cov::EXTEND_BLOCK_EXIT),
+        (carried_any, cov::LOOP_CARRIED),
+        (leaves_any, cov::LOOP_LIVE_AFTER),
+        (iv.iter().any(Option::is_none), cov::UNTOUCHED),
+    ] {
+        if happened {
+            hit(point);
         }
     }
     iv
@@ -101,10 +121,12 @@ fn scan(
     order.sort_by_key(|&v| iv[v]);
     let mut busy_until: Vec<Option<usize>> = vec![None; PHYS_GRFS as usize];
     let mut base = vec![None; iv.len()];
+    let (mut multi, mut reused) = (false, false);
     for v in order {
         let (lo, hi) = iv[v]?;
         let size = p.vgrfs[v].size;
         if p.payload_grfs + size > PHYS_GRFS {
+            hit(cov::VGRF_TOO_LARGE);
             return None;
         }
         let free = |r: u32| busy_until[r as usize].is_none_or(|e| e < lo);
@@ -114,10 +136,18 @@ fn scan(
             starts.reverse();
         }
         let r = starts.into_iter().find(|&r| fits(r))?;
+        multi |= size > 1;
+        reused |= busy_until[r as usize].is_some();
         for x in r..r + size {
             busy_until[x as usize] = Some(hi);
         }
         base[v] = Some(r);
+    }
+    if multi {
+        hit(cov::MULTI_GRF);
+    }
+    if reused {
+        hit(cov::REUSED);
     }
     Some(base)
 }
@@ -169,6 +199,7 @@ pub fn allocate(p: &VProgram) -> Result<eu::Program, CompileError> {
             .chain(a.writes.iter().map(|w| w.0))
             .any(|r| r >= reg_end)
         {
+            hit(cov::INVALID_OUTSIDE);
             return Err(invalid(
                 i,
                 format!(
@@ -180,12 +211,31 @@ pub fn allocate(p: &VProgram) -> Result<eu::Program, CompileError> {
     }
     let live = Liveness::compute(p).ok_or_else(|| invalid(0, "liveness failed".into()))?;
     let iv = intervals(p, &live);
-    let base = match scan(p, &iv, false).or_else(|| scan(p, &iv, true)) {
+    let base = match scan(p, &iv, false) {
+        Some(b) => {
+            hit(cov::FIRST_FIT);
+            Some(b)
+        }
+        None => {
+            let b = scan(p, &iv, true);
+            if b.is_some() {
+                hit(cov::TOP_DOWN);
+            }
+            b
+        }
+    };
+    let base = match base {
         Some(b) => b,
         None => {
             let (need, at) = pressure(p, &iv);
             let avail = PHYS_GRFS.saturating_sub(p.payload_grfs);
-            let why = if need > avail { "" } else { " (fragmented)" };
+            let why = if need > avail {
+                hit(cov::LIMIT_PRESSURE);
+                ""
+            } else {
+                hit(cov::LIMIT_FRAGMENTED);
+                " (fragmented)"
+            };
             return Err(CompileError::CompilerLimit {
                 stage: StageId::Regalloc,
                 message: format!(
@@ -196,12 +246,15 @@ pub fn allocate(p: &VProgram) -> Result<eu::Program, CompileError> {
         }
     };
     // Maps the registers [first, last] of one operand.
+    let payload_read = std::cell::Cell::new(false);
     let map = |i: usize, first: u32, last: u32| -> Result<u32, CompileError> {
         if last < p.payload_grfs {
+            payload_read.set(true);
             return Ok(first);
         }
         let v = p.vgrf_of(first).filter(|&v| p.vgrf_of(last) == Some(v));
         let Some(v) = v else {
+            hit(cov::INVALID_CROSSES);
             return Err(invalid(
                 i,
                 format!(
@@ -252,6 +305,9 @@ pub fn allocate(p: &VProgram) -> Result<eu::Program, CompileError> {
             None => None,
         };
         out.push(n);
+    }
+    if payload_read.get() {
+        hit(cov::PAYLOAD_OPERAND);
     }
     Ok(eu::Program { insts: out })
 }
@@ -357,6 +413,38 @@ mod tests {
                 message: "register allocation needs 127 GRFs at instruction 126 but only 126 are free (g2..g127)".into()
             })
         );
+    }
+
+    #[test]
+    fn decision_points_are_recorded() {
+        use crate::coverage::Recording;
+        let rec = Recording::start();
+        // A lowered program with a loop at SIMD16 (two-GRF dwords).
+        let src = include_str!("../../corpus/bool_loop_phi.sir");
+        let program = ir::parse_case(src).unwrap().program;
+        for s in crate::Strategy::ALL {
+            let opts = crate::CompileOptions::new(s, 16, crate::PassSet::all());
+            crate::compile(&program, &opts).unwrap();
+        }
+        let hits = rec.finish();
+        for p in [
+            cov::FIRST_FIT,
+            cov::MULTI_GRF,
+            cov::REUSED,
+            cov::LOOP_CARRIED,
+            cov::EXTEND_BLOCK_ENTRY,
+            cov::PAYLOAD_OPERAND,
+        ] {
+            assert_eq!(hits.get(p.name()), Some(&4), "{}: {hits:?}", p.name());
+        }
+        assert!(!hits.contains_key(cov::LIMIT_PRESSURE.name()));
+        // Too many values live at once.
+        let rec = Recording::start();
+        assert!(allocate(&pressure_program(125)).is_err());
+        let hits = rec.finish();
+        assert_eq!(hits.get(cov::LIMIT_PRESSURE.name()), Some(&1));
+        assert!(!hits.contains_key(cov::FIRST_FIT.name()));
+        assert!(!hits.contains_key(cov::TOP_DOWN.name()));
     }
 
     const LOOP: &str = "shl(8) g2<1>UD g1<8,8,1>UD 0x00000003UD\nsend(8) g3 g2 ld.b32\nmov(8) g4<1>D 0D\nmov(8) g8<1>D 0D\nadd(8) g5<1>D g3<8,8,1>D 1D\nL0:\nadd(8) g6<1>D g4<8,8,1>D g5<8,8,1>D\nadd(8) g7<1>D g6<8,8,1>D g6<8,8,1>D\nadd(8) g4<1>D g7<8,8,1>D g3<8,8,1>D\nadd(8) g8<1>D g8<8,8,1>D 1D\ncmp.l.f0.0(8) null<1>D g8<8,8,1>D 3D\n(+f0.0) while(8) JIP: L0\nsend(8) null g2 g4 st.b32 { align1 1Q EOT };";

@@ -4,7 +4,8 @@
 //! (16-bit shift counts are masked explicitly: the hardware masks to 5 bits).
 
 use super::emit::{dest, imm, view};
-use super::Lower;
+use super::{cov, Lower};
+use crate::coverage::hit;
 use crate::CompileError;
 use eu::{CondMod, Opcode, Predicate, RegType, Src};
 use ir::{Instr, Op};
@@ -50,6 +51,7 @@ impl Lower<'_> {
 
     /// Source `k` (8-bit) extended to 32 bits in a temporary.
     pub(crate) fn widen8(&mut self, i: &Instr, k: usize, signed: bool) -> Src {
+        hit(cov::INT8_WIDENED);
         let src = self.s(i, k, if signed { RegType::B } else { RegType::UB });
         let t = self.new_loc(4);
         let ty = if signed { RegType::D } else { RegType::UD };
@@ -122,6 +124,9 @@ impl Lower<'_> {
     fn int_binary(&mut self, i: &Instr, bits: u8) {
         let d = i.dest.expect("defines a value").id;
         let logic = matches!(i.op, Op::Iand | Op::Ior | Op::Ixor);
+        if bits == 8 {
+            hit(cov::INT8_CONTAINER);
+        }
         let ty = match (bits, logic) {
             (8, true) => RegType::UD,
             (8, false) => RegType::D,
@@ -148,6 +153,7 @@ impl Lower<'_> {
     fn int_unary(&mut self, i: &Instr, bits: u8) {
         let d = i.dest.expect("defines a value").id;
         let ty = if bits == 8 {
+            hit(cov::INT8_CONTAINER);
             RegType::D
         } else if i.op == Op::Inot {
             uint(bits)
@@ -212,6 +218,11 @@ impl Lower<'_> {
         let count = self.s(i, 1, RegType::UD);
         match bits {
             8 | 16 => {
+                hit(if bits == 16 {
+                    cov::SHIFT_MASKED16
+                } else {
+                    cov::SHIFT_MASKED8
+                });
                 // The hardware masks counts to 5 bits for every type but Q:
                 // mask to bitsize-1 explicitly (c2a25cf75ca).
                 let c = self.new_loc(4);
@@ -273,6 +284,7 @@ impl Lower<'_> {
                 let signed = matches!(i.op, Ilt | Ige | Ieq | Ine);
                 if src_bits == 8 {
                     // Promoted to 16 bits, as brw's NIR lowering does.
+                    hit(cov::INT8_COMPARE_PROMOTED);
                     let a = self.promote16(i, 0, signed);
                     let b = self.promote16(i, 1, signed);
                     (a, b)
@@ -356,10 +368,12 @@ impl Lower<'_> {
                 let t = self.new_loc(if bits == 64 { 8 } else { 4 });
                 self.alu(Opcode::Rndd, dest(t, ty), &[a.negated()]);
                 if bits == 64 {
+                    hit(cov::FLOAT_CEIL64);
                     let z = self.new_loc(8);
                     self.mov(dest(z, ty), imm(0x8000_0000_0000_0000, ty));
                     self.alu(Opcode::Add, dst, &[view(t, ty).negated(), view(z, ty)]);
                 } else {
+                    hit(cov::FLOAT_CEIL);
                     let neg_zero = if bits == 16 { 0x8000 } else { 0x8000_0000 };
                     self.alu(
                         Opcode::Add,
@@ -381,6 +395,7 @@ impl Lower<'_> {
         let loc = self.def(d, bits);
         let flag = super::SCRATCH_FLAG;
         if bits == 64 {
+            hit(cov::FSIGN64);
             let zero = self.new_loc(8);
             self.mov(dest(zero, RegType::DF), imm(0, RegType::DF));
             let hi_src = view(self.loc(i.srcs[0]).plus(4), RegType::UD);
@@ -407,6 +422,7 @@ impl Lower<'_> {
             );
             return;
         }
+        hit(cov::FSIGN);
         let (ity, sign, one) = if bits == 16 {
             (RegType::UW, 0x8000, 0x3c00)
         } else {
@@ -433,7 +449,13 @@ impl Lower<'_> {
     /// bcsel on non-boolean values: a predicated SEL on the containers.
     fn bcsel(&mut self, i: &Instr, bits: u8) {
         let d = i.dest.expect("defines a value").id;
-        let ty = if bits == 64 { RegType::UQ } else { RegType::UD };
+        let ty = if bits == 64 {
+            hit(cov::SELECT_SEL64);
+            RegType::UQ
+        } else {
+            hit(cov::SELECT_SEL);
+            RegType::UD
+        };
         let a = self.s(i, 1, ty);
         let b = self.s(i, 2, ty);
         let f = self.flag_of(i.srcs[0]);

@@ -6,7 +6,8 @@
 
 use super::alu::{sint, uint};
 use super::emit::{dest, imm, view, Loc};
-use super::{Lower, SCRATCH_FLAG};
+use super::{cov, Lower, SCRATCH_FLAG};
+use crate::coverage::hit;
 use eu::{CondMod, Opcode, Predicate, RegType, Src};
 use ir::{Instr, Op};
 
@@ -34,6 +35,7 @@ impl Lower<'_> {
             }
             BitfieldInsert => {
                 // bits > 31 ? insert : bfi(bfm(bits, offset), insert, base)
+                hit(cov::BITFIELD_INSERT);
                 let (base, ins, off, bits) = (
                     self.s(i, 0, ud),
                     self.s(i, 1, ud),
@@ -75,6 +77,7 @@ impl Lower<'_> {
         if bits == 32 {
             return self.s(i, k, RegType::UD);
         }
+        hit(cov::ZEXT_NARROW);
         let mask = if bits == 8 { 0xff } else { 0xffff };
         let src = self.s(i, k, RegType::UD);
         let t = self.new_loc(4);
@@ -92,6 +95,7 @@ impl Lower<'_> {
         let src = self.loc(i.srcs[0]);
         let loc = self.def(d.id, bits);
         if bits == 64 {
+            hit(cov::BITREV64);
             self.alu(Opcode::Bfrev, dest(loc, ud), &[view(src.plus(4), ud)]);
             self.alu(Opcode::Bfrev, dest(loc.plus(4), ud), &[view(src, ud)]);
             return;
@@ -99,6 +103,7 @@ impl Lower<'_> {
         self.alu(Opcode::Bfrev, dest(loc, ud), &[view(src, ud)]);
         if bits < 32 {
             // The reversed field sits in the top bits.
+            hit(cov::BITREV_NARROW);
             self.alu(
                 Opcode::Shr,
                 dest(loc, ud),
@@ -111,6 +116,7 @@ impl Lower<'_> {
         let d = i.dest.expect("defines a value");
         let ud = RegType::UD;
         if bits == 64 {
+            hit(cov::BITCOUNT64);
             let src = self.loc(i.srcs[0]);
             let lo = self.new_loc(4);
             self.alu(Opcode::Cbit, dest(lo, ud), &[view(src, ud)]);
@@ -130,6 +136,7 @@ impl Lower<'_> {
         let ud = RegType::UD;
         if bits == 64 {
             // lo != 0 ? fbl(lo) : hi != 0 ? 32 + fbl(hi) : -1
+            hit(cov::FIND_LSB64);
             let src = self.loc(i.srcs[0]);
             let loc = self.def(d.id, 32);
             self.alu(Opcode::Fbl, dest(loc, ud), &[view(src, ud)]);
@@ -188,6 +195,7 @@ impl Lower<'_> {
         let ud = RegType::UD;
         // ifind_msb(x) = ufind_msb(x < 0 ? ~x : x).
         let src: Loc = if signed {
+            hit(cov::IFIND_MSB);
             let ty = sint(bits.max(32));
             let x = if bits < 32 {
                 self.widen32(i, 0, true)
@@ -215,6 +223,7 @@ impl Lower<'_> {
         let loc = self.def(d.id, 32);
         if bits == 64 {
             // hi != 0 ? 63 - lzd(hi) : 31 - lzd(lo)
+            hit(cov::FIND_MSB64);
             self.msb32(view(src, ud), loc, 31);
             let h = self.new_loc(4);
             self.msb32(view(src.plus(4), ud), h, 63);
@@ -266,11 +275,13 @@ impl Lower<'_> {
         let field = if signed { sint(width) } else { uint(width) };
         // A byte view needs a dword per lane (a qword stride is not encodable).
         let t = if wide == 64 && width == 8 {
+            hit(cov::EXTRACT64_BYTE);
             self.dword_container(t)
         } else {
             t
         };
         if wide == 64 {
+            hit(cov::EXTRACT64);
             let m = self.new_loc(4);
             self.mov(
                 dest(m, if signed { RegType::D } else { RegType::UD }),

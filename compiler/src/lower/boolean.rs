@@ -15,7 +15,8 @@
 //!   more booleans are live than there are flag subregisters (a spill).
 
 use super::emit::{dest, imm, view, Loc};
-use super::{Lower, Val, SCRATCH_FLAG};
+use super::{cov, Lower, Val, SCRATCH_FLAG};
+use crate::coverage::hit;
 use crate::options::Strategy;
 use eu::{CondMod, FlagReg, Instruction, Opcode, Predicate, RegType, Src, SrcKind};
 use ir::{BlockId, CfNode, Op, Program, ValueId, ValueMap};
@@ -168,6 +169,22 @@ pub(crate) fn flag_resident(p: &Program, strategy: Strategy) -> (Vec<bool>, Vec<
     (resident, last)
 }
 
+/// The point recording how a CMP result of `size`-byte elements becomes a
+/// boolean of `width` bits (a GRF boolean: the flag strategy's is one case).
+fn compare_point(strategy: Strategy, size: u32, width: u8) -> crate::coverage::Point {
+    match (strategy, size, width) {
+        (Strategy::Flag, _, _) => cov::FLAG_COMPARE_IN_GRF,
+        (Strategy::Native, 2, 16) => cov::NATIVE_COMPARE16,
+        (Strategy::Native, 8, 32) => cov::NATIVE_COMPARE64_IN_PLACE,
+        (Strategy::Native, _, _) => cov::NATIVE_COMPARE32,
+        (Strategy::Bool16, 2, 16) => cov::BOOL16_COMPARE16,
+        (Strategy::Bool16, _, _) => cov::BOOL16_COMPARE_NARROWED,
+        (Strategy::Bool32, 2, _) => cov::BOOL32_COMPARE16_SIGN_EXTENDED,
+        (Strategy::Bool32, 8, _) => cov::BOOL32_COMPARE64_LOW_DWORD,
+        (Strategy::Bool32, _, _) => cov::BOOL32_COMPARE,
+    }
+}
+
 /// Flag subregisters holding resident booleans.
 pub(crate) struct FlagPool {
     resident: Vec<bool>,
@@ -264,8 +281,10 @@ impl Lower<'_> {
             .max_by_key(|(_, o)| self.flags.last_use[o.0 as usize])
         else {
             // Every flag holds an operand of this instruction: compute in a GRF.
+            hit(cov::FLAG_NONE_FREE);
             return SCRATCH_FLAG;
         };
+        hit(cov::FLAG_SPILL);
         self.bool_in_grf(victim, 32);
         self.flags.owner[i] = Some(v);
         self.flags.slots[i]
@@ -276,6 +295,7 @@ impl Lower<'_> {
         match self.val(v) {
             Val::Bool { loc, width } => (loc, width),
             Val::Flag(f) => {
+                hit(cov::FLAG_MATERIALIZE);
                 let loc = self.new_loc(4);
                 let ty = Self::bool_ty(width);
                 self.mov(dest(loc, ty), imm(0, ty));
@@ -299,6 +319,7 @@ impl Lower<'_> {
             Val::Bool { loc, width } => (loc, width),
             Val::Grf(loc) => (loc, 32),
             Val::Flag(f) => {
+                hit(cov::FLAG_MATERIALIZE);
                 let loc = self.new_loc(4);
                 let ty = Self::bool_ty(width);
                 self.mov(dest(loc, ty), imm(0, ty));
@@ -324,9 +345,11 @@ impl Lower<'_> {
         }
         let t = self.new_loc(4);
         if width == 32 {
+            hit(cov::NATIVE_WIDEN);
             // Sign-extend 0xFFFF to 0xFFFFFFFF.
             self.mov(dest(t, RegType::D), view(loc, self.narrow_bool_ty()));
         } else {
+            hit(cov::NATIVE_NARROW);
             // The low word of a 32-bit boolean (a strided MOV).
             self.mov(dest(t, RegType::W), view(loc, RegType::W));
         }
@@ -360,8 +383,12 @@ impl Lower<'_> {
     /// scratch flag set by `mov.nz` from its GRF value.
     pub(crate) fn flag_of(&mut self, v: ValueId) -> FlagReg {
         match self.val(v) {
-            Val::Flag(f) => f,
+            Val::Flag(f) => {
+                hit(cov::COND_FLAG_REUSED);
+                f
+            }
             other => {
+                hit(cov::COND_RETEST);
                 let width = match other {
                     Val::Bool { width, .. } => width,
                     _ => 32,
@@ -387,6 +414,7 @@ impl Lower<'_> {
         if self.flags.is_resident(d) {
             let f = self.alloc_flag(d, &[]);
             if f != SCRATCH_FLAG {
+                hit(cov::FLAG_COMPARE_INTO_FLAG);
                 self.alu_cmod(Opcode::Cmp, cmod, f, eu::Dst::null(ty), &[a, b]);
                 self.set(d, Val::Flag(f));
                 return;
@@ -401,6 +429,7 @@ impl Lower<'_> {
     /// Turns a CMP result of `size`-byte elements into boolean `d` at its width.
     pub(crate) fn bool_from_cmp(&mut self, d: ValueId, temp: Loc, size: u32) {
         let width = self.bool_width[d.0 as usize];
+        hit(compare_point(self.strategy, size, width));
         let val = match (size, width) {
             (4, 32) => Val::Bool {
                 loc: temp,
@@ -448,6 +477,7 @@ impl Lower<'_> {
         if all_flags && self.flags.is_resident(d) {
             let f = self.alloc_flag(d, &i.srcs);
             if f != SCRATCH_FLAG {
+                hit(cov::FLAG_LOGIC);
                 self.flag_logic(i, f);
                 self.set(d, Val::Flag(f));
                 return;
@@ -455,6 +485,7 @@ impl Lower<'_> {
         }
         if all_flags && i.op != Op::Bcsel {
             // Combine in the scratch flag, then put the one result in a GRF.
+            hit(cov::FLAG_LOGIC_SCRATCH);
             self.flag_logic(i, SCRATCH_FLAG);
             self.set(d, Val::Flag(SCRATCH_FLAG));
             self.bool_in_grf(d, 32);
@@ -465,6 +496,13 @@ impl Lower<'_> {
             Strategy::Bool16 => 16,
             Strategy::Bool32 | Strategy::Flag => 32,
         };
+        hit(match (self.strategy, width) {
+            (Strategy::Bool32, _) => cov::BOOL32_LOGIC,
+            (Strategy::Bool16, _) => cov::BOOL16_LOGIC,
+            (Strategy::Native, 16) => cov::NATIVE_LOGIC16,
+            (Strategy::Native, _) => cov::NATIVE_LOGIC32,
+            (Strategy::Flag, _) => cov::FLAG_LOGIC_GRF,
+        });
         let ty = Self::bool_ty(width);
         let loc = self.new_loc(4);
         let dst = dest(loc, ty);
@@ -484,6 +522,7 @@ impl Lower<'_> {
                 self.alu(op, dst, &[a, b]);
             }
             Op::Ieq => {
+                hit(cov::BOOL_IEQ);
                 let (a, b) = (operand(self, 0), operand(self, 1));
                 self.alu(Opcode::Xor, dst, &[a.negated(), b]);
             }
@@ -492,6 +531,7 @@ impl Lower<'_> {
                 self.alu(Opcode::Not, dst, &[a]);
             }
             Op::Bcsel => {
+                hit(cov::BOOL_BCSEL_SEL);
                 let (a, b) = (operand(self, 1), operand(self, 2));
                 let f = self.flag_of(i.srcs[0]);
                 self.alu_pred(Predicate::NORMAL, f, Opcode::Sel, dst, &[a, b]);
@@ -504,6 +544,7 @@ impl Lower<'_> {
             SCRATCH_FLAG
         };
         if f != SCRATCH_FLAG {
+            hit(cov::FLAG_LOGIC_TO_FLAG);
             self.alu_cmod(
                 Opcode::Mov,
                 CondMod::Nz,
@@ -568,6 +609,7 @@ impl Lower<'_> {
             Op::Inot => one(self, Opcode::Not, fdst(f), &[fsrc(srcs[0])]),
             Op::Bcsel => {
                 // (c & a) | (~c & b), through the scratch flag.
+                hit(cov::FLAG_BCSEL);
                 one(self, Opcode::And, fdst(f), &[fsrc(srcs[0]), fsrc(srcs[1])]);
                 one(
                     self,

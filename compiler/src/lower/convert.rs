@@ -7,7 +7,8 @@
 
 use super::alu::{float, sint, uint};
 use super::emit::{dest, imm, view, Loc};
-use super::{Lower, Val, SCRATCH_FLAG};
+use super::{cov, Lower, Val, SCRATCH_FLAG};
+use crate::coverage::hit;
 use eu::{CondMod, Opcode, Predicate, RegType, Src};
 use ir::{Instr, Op};
 
@@ -20,7 +21,12 @@ impl Lower<'_> {
             Op::F2i | Op::F2u => self.float_to_int(i, m, n, i.op == Op::F2i),
             Op::F2f => self.float_to_float(i, m, n),
             Op::B2i | Op::B2f => {
-                let (src, _) = self.bool_operand(i.srcs[0]);
+                let (src, width) = self.bool_operand(i.srcs[0]);
+                hit(if width == 16 {
+                    cov::B2X_FROM_BOOL16
+                } else {
+                    cov::B2X_FROM_BOOL32
+                });
                 let loc = self.def(d, n);
                 let ty = match (i.op, n) {
                     (Op::B2f, _) => float(n),
@@ -33,12 +39,14 @@ impl Lower<'_> {
             Op::I2b => {
                 let (a, z) = match m {
                     8 => {
+                        hit(cov::I2B8);
                         let s = self.s(i, 0, RegType::UB);
                         let t = self.new_loc(4);
                         self.mov(dest(t, RegType::UW), s);
                         (view(t, RegType::UW), imm(0, RegType::UW))
                     }
                     64 => {
+                        hit(cov::X2B64);
                         let zero = self.new_loc(8);
                         self.mov(dest(zero, RegType::UQ), imm(0, RegType::UQ));
                         (self.s(i, 0, RegType::UQ), view(zero, RegType::UQ))
@@ -51,6 +59,7 @@ impl Lower<'_> {
                 let ty = float(m);
                 let a = self.s(i, 0, ty);
                 let z = if m == 64 {
+                    hit(cov::X2B64);
                     let zero = self.new_loc(8);
                     self.mov(dest(zero, ty), imm(0, ty));
                     view(zero, ty)
@@ -76,10 +85,15 @@ impl Lower<'_> {
             // container would drop the high half and make qword views of
             // it unencodable).
             let loc = if n == 64 && self.is_phi_storage(src) {
+                hit(cov::TRUNC_PHI_COPY64);
                 let t = self.new_loc(8);
                 self.mov(dest(t, RegType::UQ), view(src, RegType::UQ));
                 t
-            } else if (n == 8 && src.lane_bytes == 8) || self.is_phi_storage(src) {
+            } else if n == 8 && src.lane_bytes == 8 {
+                hit(cov::TRUNC_BYTE_FROM_QWORD);
+                self.dword_container(src)
+            } else if self.is_phi_storage(src) {
+                hit(cov::TRUNC_PHI_COPY);
                 self.dword_container(src)
             } else {
                 src
@@ -90,6 +104,7 @@ impl Lower<'_> {
         let from = if signed { sint(m) } else { uint(m) };
         let loc = self.def(d, n);
         if n == 64 && m == 8 {
+            hit(cov::EXTEND_8_TO_64);
             let t = self.new_loc(4);
             let mid = if signed { RegType::D } else { RegType::UD };
             self.mov(dest(t, mid), view(src, from));
@@ -114,9 +129,11 @@ impl Lower<'_> {
             let t = self.new_loc(8);
             self.mov(dest(t, RegType::F), src);
             if n == 32 {
+                hit(cov::I2F64_TO_32);
                 self.set(d, Val::Grf(t));
                 return;
             }
+            hit(cov::I2F64_TO_16);
             src = view(t, RegType::F);
         }
         let loc = self.def(d, n);
@@ -127,6 +144,7 @@ impl Lower<'_> {
         let d = i.dest.expect("defines a value").id;
         let mut src = self.s(i, 0, float(m));
         if m == 16 && n == 64 {
+            hit(cov::F2I16_TO_64);
             let t = self.new_loc(4);
             self.mov(dest(t, RegType::F), src);
             src = view(t, RegType::F);
@@ -143,9 +161,15 @@ impl Lower<'_> {
             (64, _) => {
                 // A 32-bit destination narrower than the DF execution type
                 // is strided to a qword; the value is its low dword.
+                hit(cov::F2I64_STRIDED);
                 let t = self.new_loc(8);
                 self.mov(dest(t, to32), src);
-                let t = if n == 8 { self.dword_container(t) } else { t };
+                let t = if n == 8 {
+                    hit(cov::F2I64_TO_8);
+                    self.dword_container(t)
+                } else {
+                    t
+                };
                 self.set(d, Val::Grf(t));
             }
             _ => {
@@ -162,6 +186,7 @@ impl Lower<'_> {
         let src = self.s(i, 0, float(m));
         if m == n {
             // Same size: canonicalizes NaN (a MOV would keep the payload).
+            hit(cov::F2F_SAME);
             let loc = self.def(d, n);
             self.alu_cmod(
                 Opcode::Sel,
@@ -174,17 +199,20 @@ impl Lower<'_> {
         }
         match (m, n) {
             (16, 64) => {
+                hit(cov::F2F16_TO_64);
                 let t = self.new_loc(4);
                 self.mov(dest(t, RegType::F), src);
                 let loc = self.def(d, 64);
                 self.mov(dest(loc, RegType::DF), view(t, RegType::F));
             }
             (64, 32) => {
+                hit(cov::F2F64_TO_32);
                 let t = self.new_loc(8);
                 self.mov(dest(t, RegType::F), src);
                 self.set(d, Val::Grf(t));
             }
             (64, 16) => {
+                hit(cov::F2F64_TO_16);
                 let f = self.df_to_f_round_to_odd(i);
                 let loc = self.def(d, 16);
                 self.mov(dest(loc, RegType::HF), view(f, RegType::F));

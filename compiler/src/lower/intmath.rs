@@ -6,7 +6,8 @@
 //! loop emitted in place.
 
 use super::emit::{dest, imm, view, Loc};
-use super::{Lower, Val, SCRATCH_FLAG};
+use super::{cov, Lower, Val, SCRATCH_FLAG};
+use crate::coverage::hit;
 use eu::{CondMod, Instruction, MathFn, Opcode, Predicate, RegType, Src};
 use ir::{Instr, Op};
 
@@ -79,6 +80,7 @@ impl Lower<'_> {
         match bits {
             8 => {
                 // The low byte of a dword x word product depends only on the low bytes.
+                hit(cov::IMUL8);
                 let loc = self.def(d, 8);
                 self.alu(
                     Opcode::Mul,
@@ -95,10 +97,12 @@ impl Lower<'_> {
                 );
             }
             32 => {
+                hit(cov::IMUL32);
                 let r = self.mul32_lo(a, b);
                 self.set(d, Val::Grf(r));
             }
             _ => {
+                hit(cov::IMUL64);
                 let full = self.mul32_full(a, b);
                 let c1 = self.mul32_lo(a, b.plus(4));
                 let c2 = self.mul32_lo(a.plus(4), b);
@@ -118,6 +122,7 @@ impl Lower<'_> {
         let d = i.dest.expect("defines a value").id;
         match bits {
             8 | 16 => {
+                hit(cov::MULH_NARROW);
                 let a = self.widen32(i, 0, signed);
                 let b = self.widen32(i, 1, signed);
                 let bl = self.new_loc(4);
@@ -137,6 +142,7 @@ impl Lower<'_> {
                 );
             }
             32 => {
+                hit(cov::MULH32);
                 let (a, b) = (self.loc(i.srcs[0]), self.loc(i.srcs[1]));
                 let full = self.mul32_full(a, b);
                 let hi = full.plus(4);
@@ -146,6 +152,7 @@ impl Lower<'_> {
                 self.set(d, Val::Grf(hi));
             }
             _ => {
+                hit(cov::MULH64);
                 let (a, b) = (self.loc(i.srcs[0]), self.loc(i.srcs[1]));
                 let uq = RegType::UQ;
                 let ll = self.mul32_full(a, b);
@@ -183,6 +190,7 @@ impl Lower<'_> {
 
     /// Signed high half from the unsigned one: hi -= (a < 0 ? b : 0) + (b < 0 ? a : 0).
     fn signed_high_fix(&mut self, hi: Loc, a: Loc, b: Loc, ty: RegType, top: u64) {
+        hit(cov::MULH_SIGNED_FIX);
         let lanes = if ty == RegType::Q { 8 } else { 4 };
         for (x, y) in [(a, b), (b, a)] {
             let s = self.new_loc(lanes);
@@ -205,6 +213,7 @@ impl Lower<'_> {
             self.division64(i);
             return;
         }
+        hit(cov::DIV_MATH);
         let d = i.dest.expect("defines a value").id;
         let signed = matches!(i.op, Op::Idiv | Op::Irem | Op::Imod);
         let a = self.widen32(i, 0, signed);
@@ -231,6 +240,7 @@ impl Lower<'_> {
     /// imod from the truncating remainder r: where r != 0 and r, b have
     /// different signs, r += b (brw's cmp.nz + xor.l + predicated add).
     fn floor_mod_fix(&mut self, r: Loc, b: Src, ty: RegType) {
+        hit(cov::IMOD_FIX);
         let f = SCRATCH_FLAG;
         let zero = if ty.size() == 8 {
             let z = self.new_loc(8);
@@ -265,6 +275,7 @@ impl Lower<'_> {
 
     /// 64-bit division by shift-and-subtract (64 iterations, uniform trip count).
     fn division64(&mut self, i: &Instr) {
+        hit(cov::DIV64);
         let d = i.dest.expect("defines a value").id;
         let signed = matches!(i.op, Op::Idiv | Op::Irem | Op::Imod);
         let (uq, q_ty) = (RegType::UQ, RegType::Q);
@@ -343,6 +354,7 @@ impl Lower<'_> {
             _ => r,
         };
         if signed {
+            hit(cov::DIV64_SIGNED);
             // Sign of the quotient: a ^ b; of the remainder: a.
             let s = self.new_loc(8);
             let sign_src = if i.op == Op::Idiv {

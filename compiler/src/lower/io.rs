@@ -4,7 +4,8 @@
 //! are scalars in the payload; invocation ids are in g1.
 
 use super::emit::{dest, imm, view, Loc};
-use super::{Lower, Val};
+use super::{cov, Lower, Val};
+use crate::coverage::hit;
 use eu::{CondMod, Instruction, Message, MsgSize, Opcode, RegType};
 use ir::{Instr, Op};
 
@@ -49,6 +50,7 @@ impl Lower<'_> {
                 });
                 self.v.insts.push(s);
                 if d.bits == 1 {
+                    hit(cov::IO_LOAD_BOOL);
                     self.compare(
                         d.id,
                         CondMod::Nz,
@@ -69,6 +71,7 @@ impl Lower<'_> {
                     lane_bytes: 0,
                 };
                 if d.bits == 1 {
+                    hit(cov::IO_LOAD_BOOL);
                     self.compare(
                         d.id,
                         CondMod::Nz,
@@ -102,6 +105,7 @@ impl Lower<'_> {
         let a = self.address(base, i.imm);
         // The data payload is a dword (qword) per lane from a register start.
         let data = if bits == 1 {
+            hit(cov::IO_STORE_BOOL);
             let (src, _) = self.bool_operand(v);
             let t = self.new_loc(4);
             self.mov(dest(t, RegType::D), src.negated());
@@ -112,6 +116,7 @@ impl Lower<'_> {
             if loc.off == 0 && loc.lane_bytes == lanes {
                 loc
             } else {
+                hit(cov::IO_STORE_REPACKED);
                 let t = self.new_loc(lanes);
                 let ty = if bits == 64 { RegType::UQ } else { RegType::UD };
                 self.mov(dest(t, ty), view(loc, ty));

@@ -16,11 +16,14 @@ mod boolean;
 mod convert;
 /// Lowering's decision points (`crate::coverage`).
 pub mod cov;
+#[cfg(test)]
+mod cov_tests;
 pub mod emit;
 mod intmath;
 mod io;
 mod subgroup;
 
+use crate::coverage::hit;
 use crate::options::{CompileOptions, Strategy};
 use crate::vir::VProgram;
 use crate::CompileError;
@@ -133,7 +136,10 @@ impl<'a> Lower<'a> {
             Some(x) => x,
             // A phi read before its block is lowered (a loop-header phi used
             // by a back-edge copy) lives in its own storage.
-            None => self.phi_storage(v),
+            None => {
+                hit(cov::PHI_EARLY);
+                self.phi_storage(v)
+            }
         }
     }
 
@@ -293,6 +299,7 @@ impl<'a> Lower<'a> {
         let mut staged = Vec::new();
         for &(phi, src) in &copies {
             let value = if targets.contains(&src) && src != phi {
+                hit(cov::PHI_STAGED);
                 let bits = self.bits[src.0 as usize];
                 let tmp = self.copy_to_fresh(src, bits);
                 Some(tmp)
@@ -344,6 +351,7 @@ impl<'a> Lower<'a> {
                 self.mov(dest(t, ty), view(f, ty));
             }
             (Val::Bool { loc, width }, _) => {
+                hit(cov::PHI_BOOL);
                 let src = self.bool_src_at(from, width);
                 let ty = if width == 16 {
                     RegType::UW
@@ -408,6 +416,7 @@ impl<'a> Lower<'a> {
                 // No byte immediates: brw MOVs a W immediate into a B register
                 // (setup_imm_b); the B destination is word-strided as the W
                 // execution type requires.
+                hit(cov::CONST_BYTE);
                 let d8 = eu::Dst::grf(reg, 0, RegType::B, 2);
                 let mut m = Instruction::alu(Opcode::Mov, 1, d8, &[imm(i.imm, RegType::W)]);
                 m.we_all = true;

@@ -6,7 +6,8 @@
 //! (NoMask), since the model has no indirect register access.
 
 use super::emit::{dest, imm, view, Loc};
-use super::{Lower, Val, SCRATCH_FLAG};
+use super::{cov, Lower, Val, SCRATCH_FLAG};
+use crate::coverage::hit;
 use eu::{
     CondMod, Dst, DstKind, Instruction, Opcode, PredMode, Predicate, RegType, Region, Src, SrcKind,
 };
@@ -21,6 +22,7 @@ impl Lower<'_> {
     /// The scratch flag as data (a UW subregister, or the whole f0 at SIMD32).
     fn flag_as_data(&self) -> (RegType, SrcKind, DstKind) {
         if self.simd == 32 {
+            hit(cov::SG_FLAG_DATA_SIMD32);
             (
                 RegType::UD,
                 SrcKind::Flag { nr: 0, sub: 0 },
@@ -198,6 +200,7 @@ impl Lower<'_> {
         let f = self.alloc_flag(d, &i.srcs);
         if f == SCRATCH_FLAG {
             // No flag left: fall back to the GRF form.
+            hit(cov::SG_VOTE_FLAG_FALLBACK);
             self.prefill_flag(0);
             let cmod = if all { CondMod::Z } else { CondMod::Nz };
             self.alu_cmod(Opcode::Mov, cmod, SCRATCH_FLAG, Dst::null(c.ty), &[c]);
@@ -206,6 +209,7 @@ impl Lower<'_> {
             self.compare(d, cmod, view(t, RegType::UD), imm(0, RegType::UD));
             return;
         }
+        hit(cov::SG_VOTE_INTO_FLAG);
         self.prefill_flag(if all { u64::MAX } else { 0 });
         self.alu_cmod(
             Opcode::Mov,
@@ -256,6 +260,7 @@ impl Lower<'_> {
                 let t = self.flag_to_scalar();
                 match i.op {
                     Op::Ballot if d.bits == 64 => {
+                        hit(cov::SG_BALLOT64);
                         let reg = self.v.alloc(32);
                         let q = Loc {
                             reg,
@@ -272,17 +277,23 @@ impl Lower<'_> {
                         self.set(d.id, Val::Grf(v));
                     }
                     Op::Ballot => {
+                        hit(cov::SG_BALLOT);
                         let v = self.masked_broadcast(t, 32);
                         self.set(d.id, Val::Grf(v));
                     }
                     // any: some active bit set; all: no active lane had c false.
                     Op::VoteAny => {
+                        hit(cov::SG_VOTE_ANY);
                         self.compare(d.id, CondMod::Nz, view(t, RegType::UD), imm(0, RegType::UD))
                     }
-                    _ => self.compare(d.id, CondMod::Z, view(t, RegType::UD), imm(0, RegType::UD)),
+                    _ => {
+                        hit(cov::SG_VOTE_ALL);
+                        self.compare(d.id, CondMod::Z, view(t, RegType::UD), imm(0, RegType::UD))
+                    }
                 }
             }
             Op::VoteIeq => {
+                hit(cov::SG_VOTE_IEQ);
                 let bits = self.bits[i.srcs[0].0 as usize];
                 let (x, ty) = if bits == 1 {
                     let s = self.bool_src(i.srcs[0]);
@@ -313,9 +324,11 @@ impl Lower<'_> {
             }
             Op::ReadFirstInvocation | Op::ReadInvocation => {
                 let lane = if i.op == Op::ReadFirstInvocation {
+                    hit(cov::SG_READ_FIRST);
                     self.first_lane()
                 } else {
                     // The index is the same in every active lane: OR them.
+                    hit(cov::SG_READ_INVOCATION);
                     let idx = self.loc(i.srcs[1]);
                     let _ = self.active_mask();
                     let z = self.new_loc(4);
@@ -335,6 +348,7 @@ impl Lower<'_> {
                     self.or_tree(z)
                 };
                 if d.bits == 1 {
+                    hit(cov::SG_READ_BOOL);
                     let (loc, width) = self.bool_in_grf(i.srcs[0], 32);
                     let v = self.lane_value(loc, 32, lane);
                     let b = self.masked_broadcast(v, 32);
@@ -347,6 +361,7 @@ impl Lower<'_> {
                 }
             }
             Op::Elect => {
+                hit(cov::SG_ELECT);
                 let first = self.first_lane();
                 let lane_id = self.lane_id.expect("made in the prologue");
                 self.compare(
