@@ -370,7 +370,7 @@ fn the_page_renders_in_chromium_without_errors_and_fits_the_window() {
             "the page is {scroll} px wide in a {inner} px window"
         );
         assert!(visible > 2000, "only {visible} characters of text show");
-        assert_eq!((charts, tables), (3, 10));
+        assert_eq!((charts, tables), (3, 12));
         let (colours, ink, size) = picture_stats(&l.png);
         assert_eq!(size, (width, 900));
         assert!(colours > 50, "{colours} colours: a blank page?");

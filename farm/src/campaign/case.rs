@@ -114,10 +114,9 @@ pub fn run_case(
     let g = local * id.shards + id.shard;
     let seed = case_seed(id.seed, g);
     let snapshot = match feedback {
-        Some(f) => Some(
-            f.shared
-                .wait(local / id.feedback_epoch.max(1), &|| f.stop.load(std::sync::atomic::Ordering::Relaxed))?,
-        ),
+        Some(f) => Some(f.shared.wait(local / id.feedback_epoch.max(1), &|| {
+            f.stop.load(std::sync::atomic::Ordering::Relaxed)
+        })?),
         None => None,
     };
     let made = super::feedback::make_case(&id.generator, mix, snapshot.as_deref(), seed);

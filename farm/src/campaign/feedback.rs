@@ -368,12 +368,15 @@ impl InMemory {
         let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
         let snapshot = self.shared.current();
         for (point, &(hits, runs)) in coverage {
-            st.counts.entry(point.to_string()).or_default().add(&PointCount {
-                hits,
-                runs,
-                cases: 1,
-                first_case: index,
-            });
+            st.counts
+                .entry(point.to_string())
+                .or_default()
+                .add(&PointCount {
+                    hits,
+                    runs,
+                    cases: 1,
+                    first_case: index,
+                });
         }
         if st.progress.epoch == snapshot.epoch {
             let rare = snapshot.rare(coverage.keys().copied());
@@ -389,7 +392,9 @@ impl InMemory {
         }
         while st.watermark >= (st.progress.epoch + 1) * self.epoch_size {
             let current = self.shared.current();
-            let next = next_snapshot(&current, &st.progress, &st.counts, &|l| (l, make(&current, l)));
+            let next = next_snapshot(&current, &st.progress, &st.counts, &|l| {
+                (l, make(&current, l))
+            });
             st.progress = EpochProgress {
                 epoch: next.epoch,
                 firsts: BTreeMap::new(),

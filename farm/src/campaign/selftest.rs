@@ -10,16 +10,16 @@
 //! depend on the number of jobs), reduced, and its culprit compared with the
 //! pass the bug lives in.
 
+use super::feedback::{self, InMemory, Snapshot};
 use super::mix::{Mix, PassChoice};
 use super::reduce::{reduce_into, ReduceOptions};
-use super::feedback::{self, InMemory, Snapshot};
 use super::{case_seed, is_finding};
-use std::collections::BTreeMap;
 use anyhow::Result;
 use compiler::{BugInfo, BugSet, Strategy};
 use ir::Case;
 use oracle::{check, Config, Verdict};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -183,7 +183,12 @@ fn search(
     let found: Mutex<(Option<f64>, Option<Detection>)> = Mutex::new((None, None));
     let fb = settings.feedback.map(InMemory::new);
     let make = |s: &Snapshot, k: u64| {
-        feedback::make_case(&settings.generator, &mix, Some(s), case_seed(settings.seed, k))
+        feedback::make_case(
+            &settings.generator,
+            &mix,
+            Some(s),
+            case_seed(settings.seed, k),
+        )
     };
     std::thread::scope(|scope| {
         for _ in 0..settings.jobs {
@@ -346,7 +351,9 @@ impl Table {
             .map_or("-".into(), |t| format!("{t:.2}s"));
         let mut cases: Vec<u64> = self.rows.iter().filter_map(|r| r.cases_to_first).collect();
         cases.sort_unstable();
-        let median_cases = cases.get(cases.len() / 2).map_or("-".into(), |c| c.to_string());
+        let median_cases = cases
+            .get(cases.len() / 2)
+            .map_or("-".into(), |c| c.to_string());
         s.push_str(&format!(
             "found {found} of {} bugs within {:.0}s each ({} jobs, feedback {}); culprit named correctly for {named} of {found}; median time to first detection {median} ({median_cases} cases)\n",
             self.rows.len(),

@@ -24,6 +24,7 @@ pub fn render(d: &CampaignData, links: &str) -> String {
     verdicts(&mut s, d);
     bucket_table(&mut s, d, links);
     passes(&mut s, d);
+    points(&mut s, d);
     driver(&mut s, d);
     for (i, b) in d.buckets.iter().enumerate() {
         bucket_section(&mut s, i + 1, b, links);
@@ -361,6 +362,78 @@ fn passes(s: &mut String, d: &CampaignData) {
         ],
         &[false, true, true, true, false, false],
         &rows,
+    ));
+}
+
+/// Decision points per stage: how many the campaign reached, the rarest
+/// reached ones, and the ones never reached.
+fn points(s: &mut String, d: &CampaignData) {
+    let Some(st) = &d.stats else { return };
+    let reached = &st.counters.decision_points;
+    if reached.is_empty() {
+        return;
+    }
+    let catalogue = compiler::coverage::catalogue();
+    s.push_str(
+        "<h2 id=\"points\">Decision points</h2><p>The rewrites each pass applied and the \
+         reasons it refused one, lowering's choices and register allocation's events, as the \
+         compiler reports them: how many of each stage's points the campaign reached.</p>",
+    );
+    let stage_of = |name: &str| name.split('/').next().unwrap_or("").to_string();
+    let mut stages: Vec<(String, usize, usize, Vec<&str>)> = Vec::new();
+    for p in &catalogue {
+        let stage = stage_of(p.name());
+        if stages.last().is_none_or(|x| x.0 != stage) {
+            stages.push((stage.clone(), 0, 0, vec![]));
+        }
+        let row = stages.last_mut().expect("pushed above");
+        row.2 += 1;
+        if reached.contains_key(p.name()) {
+            row.1 += 1;
+        } else {
+            row.3.push(p.name());
+        }
+    }
+    let rows: Vec<Vec<String>> = stages
+        .iter()
+        .map(|(stage, hit, total, never)| {
+            vec![
+                format!("<code>{}</code>", esc(stage)),
+                format!("{hit} / {total}"),
+                never
+                    .iter()
+                    .map(|n| format!("<code>{}</code>", esc(n.split_once('/').map_or(n, |x| x.1))))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            ]
+        })
+        .collect();
+    s.push_str(&table(
+        &["stage", "reached", "never reached"],
+        &[false, true, false],
+        &rows,
+    ));
+    let mut rare: Vec<(&String, &crate::campaign::stats::PointCount)> = reached.iter().collect();
+    rare.sort_by_key(|(name, c)| (c.cases, name.as_str()));
+    let rows: Vec<Vec<String>> = rare
+        .iter()
+        .take(15)
+        .map(|(name, c)| {
+            vec![
+                format!("<code>{}</code>", esc(name)),
+                group(c.cases),
+                group(c.hits),
+                c.first_case.to_string(),
+            ]
+        })
+        .collect();
+    s.push_str(&details(
+        "the rarest points reached",
+        &table(
+            &["point", "cases", "hits", "first case"],
+            &[false, true, true, true],
+            &rows,
+        ),
     ));
 }
 
