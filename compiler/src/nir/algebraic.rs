@@ -26,6 +26,7 @@ pub mod cov;
 
 use super::{Defs, Node, Subst};
 use crate::bugs::Bug;
+use crate::coverage::{hit, Point};
 use crate::passes::PassCtx;
 use ir::types::mask;
 use ir::{Instr, Op, OpClass, Program, Sig, ValueId};
@@ -183,12 +184,20 @@ pub static RULES: &[Rule] = &[
 
 /// The shift count `s` is a multiple of `a`'s width (the op masks it away).
 fn count_is_zero(m: &Match, _: &PassCtx) -> bool {
-    m.konst("s") & (m.bits("a") as u64 - 1) == 0
+    let zero = m.konst("s") & (m.bits("a") as u64 - 1) == 0;
+    if !zero {
+        hit(cov::REFUSE_SHIFT_COUNT);
+    }
+    zero
 }
 
 /// `t`, the inner conversion of `a`, is at least as wide as `a`.
 fn first_step_widens(m: &Match, _: &PassCtx) -> bool {
-    m.bits("t") >= m.bits("a")
+    let widens = m.bits("t") >= m.bits("a");
+    if !widens {
+        hit(cov::REFUSE_NARROWING_FIRST);
+    }
+    widens
 }
 
 /// `m & ~c == 0`: the whole field of the bfi survives the iand, so
@@ -202,12 +211,20 @@ fn field_kept(m: &Match, ctx: &PassCtx) -> bool {
     } else {
         !c & mask(32)
     };
-    m.konst("m") & not_c == 0
+    let kept = m.konst("m") & not_c == 0;
+    if !kept {
+        hit(cov::REFUSE_FIELD_NOT_KEPT);
+    }
+    kept
 }
 
 /// `m & c == 0`: the iand keeps only bits outside the field, which are b's.
 fn field_cleared(m: &Match, _: &PassCtx) -> bool {
-    m.konst("m") & m.konst("c") == 0
+    let cleared = m.konst("m") & m.konst("c") == 0;
+    if !cleared {
+        hit(cov::REFUSE_FIELD_NOT_CLEARED);
+    }
+    cleared
 }
 
 /// A parsed pattern or replacement.
@@ -306,15 +323,25 @@ fn parse(s: &'static str) -> Expr {
     e
 }
 
-/// The rules with their patterns parsed (once).
-fn parsed() -> &'static [(&'static Rule, Expr, Expr)] {
-    static PARSED: OnceLock<Vec<(&'static Rule, Expr, Expr)>> = OnceLock::new();
+/// The rules with their patterns parsed and their decision points (once).
+fn parsed() -> &'static [(&'static Rule, Expr, Expr, Point)] {
+    static PARSED: OnceLock<Vec<(&'static Rule, Expr, Expr, Point)>> = OnceLock::new();
     PARSED.get_or_init(|| {
         RULES
             .iter()
-            .map(|r| (r, parse(r.search), parse(r.replace)))
+            .map(|r| (r, parse(r.search), parse(r.replace), rule_point(r.name)))
             .collect()
     })
+}
+
+/// A rule's decision point, `ir:algebraic/rule/<name>` (declared in
+/// `algebraic_cov.rs`).
+fn rule_point(name: &str) -> Point {
+    cov::POINTS
+        .iter()
+        .copied()
+        .find(|p| p.name().strip_prefix("ir:algebraic/rule/") == Some(name))
+        .unwrap_or_else(|| panic!("rule {name} has no decision point in algebraic_cov.rs"))
 }
 
 /// What a pattern matched: each name's value, bit size and constant value.
@@ -507,7 +534,7 @@ enum Rewrite {
 fn rewrite(i: &Instr, st: &mut State, ctx: &PassCtx, out: &mut Vec<Instr>) -> Option<Rewrite> {
     let dest = i.dest?;
     st.defs.record(i);
-    for (rule, search, replace) in parsed() {
+    for (rule, search, replace, point) in parsed() {
         let Expr::Op { op, .. } = search else {
             continue;
         };
@@ -515,6 +542,7 @@ fn rewrite(i: &Instr, st: &mut State, ctx: &PassCtx, out: &mut Vec<Instr>) -> Op
             continue;
         }
         let mut m = Match { binds: vec![] };
+        // A condition that does not hold records why (`cov::REFUSE_*`).
         if !st.matches(search, dest.id, &mut m) || rule.cond.is_some_and(|c| !c(&m, ctx)) {
             continue;
         }
@@ -553,12 +581,14 @@ fn rewrite(i: &Instr, st: &mut State, ctx: &PassCtx, out: &mut Vec<Instr>) -> Op
         };
         match done {
             Some(rw) => {
+                hit(*point);
                 #[cfg(test)]
                 tests::fired(rule.name);
                 return Some(rw);
             }
             None => {
                 // A size mismatch: the rule does not apply here.
+                hit(cov::REFUSE_SIZE);
                 out.truncate(mark);
                 st.defs.rewind(next);
             }
@@ -573,11 +603,14 @@ pub fn run(p: &mut Program, ctx: &PassCtx) -> bool {
     let mut changed = false;
     // Each rule shrinks or simplifies what it matches, so this settles in a
     // few rounds; the bound is a guard against a cycle in the table.
-    for _ in 0..16 {
+    for k in 0..16 {
         if !round(p, ctx) {
             break;
         }
         changed = true;
+        if k == 15 {
+            hit(cov::ROUND_LIMIT);
+        }
     }
     changed
 }

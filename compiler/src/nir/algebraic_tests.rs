@@ -1,6 +1,8 @@
 //! Tests of `algebraic`.
 
-use super::super::testing::{assert_same_on_edges, check, ctx, interpret, one_block, Outcome};
+use super::super::testing::{
+    assert_same_on_edges, check, ctx, hits_of, interpret, one_block, Outcome,
+};
 use crate::bugs::{Bug, BugSet};
 use ir::parse_program;
 use std::cell::RefCell;
@@ -470,4 +472,41 @@ fn injected_bug_takes_the_complement_of_0xc_as_3() {
     };
     assert_eq!((want[4], want[5]), (Some(0x8), Some(0x38)));
     assert_eq!((got[4], got[5]), (Some(0xf8), Some(0xf8)));
+}
+
+#[test]
+fn every_rule_has_its_decision_point() {
+    // `parsed` finds each rule's point (it panics on a missing one), and
+    // every `rule/` point names a rule.
+    for (rule, _, _, point) in super::parsed() {
+        assert_eq!(point.name(), format!("ir:algebraic/rule/{}", rule.name));
+    }
+    for p in super::cov::POINTS {
+        if let Some(name) = p.name().strip_prefix("ir:algebraic/rule/") {
+            assert!(super::RULES.iter().any(|r| r.name == name), "{name}");
+        }
+    }
+}
+
+#[test]
+fn records_the_rule_that_fired_and_a_refused_condition() {
+    // iadd-zero rewrites %2; ishl by 3 matches ishl-by-zero but its count
+    // is not a multiple of 32, which both rounds (the second finds nothing
+    // more) record.
+    let text = one_block(
+        "i32",
+        "32 %1 = load_const (0x00000000)
+        32 %2 = iadd %0, %1
+        32 %3 = load_const (0x00000003)
+        32 %4 = ishl %2, %3
+        => %4",
+        &mut vec![],
+    );
+    assert_eq!(
+        hits_of(super::run, &ctx(), &text),
+        crate::coverage::Hits::from([
+            ("ir:algebraic/refuse/shift-count-not-zero", 2),
+            ("ir:algebraic/rule/iadd-zero", 1),
+        ])
+    );
 }

@@ -39,6 +39,7 @@ pub mod cov;
 
 use super::{Defs, Node};
 use crate::bugs::Bug;
+use crate::coverage::hit;
 use crate::passes::{BitfieldMode, PassCtx};
 use ir::types::sext;
 use ir::{Instr, Op, Program, ValueId};
@@ -128,15 +129,21 @@ fn recognize(i: &Instr, st: &mut Emitter, out: &mut Vec<Instr>) -> Option<Instr>
     let s = &i.srcs;
     match i.op {
         Op::Iand => {
+            let mut refused = false;
             for (a, m) in [(s[0], s[1]), (s[1], s[0])] {
                 let (Some(sh), Some(mask)) = (st.def(a, Op::Ushr), st.konst(m)) else {
                     continue;
                 };
                 // A mask of w low bits, 1 <= w <= 31.
                 if mask != 0 && mask & (mask + 1) == 0 && mask != 0xffff_ffff {
+                    hit(cov::NATIVE_UBFE_MASKED_SHIFT);
                     let w = st.c32(out, mask.count_ones() as u64);
                     return Some(becomes(i, Op::Ubfe, vec![sh.srcs[0], sh.srcs[1], w]));
                 }
+                refused = true;
+            }
+            if refused {
+                hit(cov::NATIVE_REFUSE_NOT_LOW_MASK);
             }
             None
         }
@@ -145,15 +152,23 @@ fn recognize(i: &Instr, st: &mut Emitter, out: &mut Vec<Instr>) -> Option<Instr>
             let shl = st.def(s[0], Op::Ishl)?;
             let a = st.konst(shl.srcs[1])? & 31;
             if a > b || b == 0 {
+                hit(cov::NATIVE_REFUSE_SHIFT_COUNTS);
                 return None;
             }
             let (off, bits) = (st.c32(out, b - a), st.c32(out, 32 - b));
-            let op = if i.op == Op::Ushr { Op::Ubfe } else { Op::Ibfe };
+            let op = if i.op == Op::Ushr {
+                hit(cov::NATIVE_UBFE_SHIFT_PAIR);
+                Op::Ubfe
+            } else {
+                hit(cov::NATIVE_IBFE_SHIFT_PAIR);
+                Op::Ibfe
+            };
             Some(becomes(i, op, vec![shl.srcs[0], off, bits]))
         }
         Op::Ior => {
             // The shifted form first, so that bfi(0xf0, x, y) is found
             // rather than the equal bfi(0xffffff0f, y << 4, x).
+            let mut refusal = None;
             for plain in [false, true] {
                 for (a, b) in [(s[0], s[1]), (s[1], s[0])] {
                     let (Some((field, mv, m)), Some((y, _, n))) =
@@ -162,6 +177,7 @@ fn recognize(i: &Instr, st: &mut Emitter, out: &mut Vec<Instr>) -> Option<Instr>
                         continue;
                     };
                     if m == 0 || n != !m & 0xffff_ffff {
+                        refusal = refusal.or(Some(cov::NATIVE_REFUSE_MASKS));
                         continue;
                     }
                     let ctz = m.trailing_zeros() as u64;
@@ -169,20 +185,42 @@ fn recognize(i: &Instr, st: &mut Emitter, out: &mut Vec<Instr>) -> Option<Instr>
                         .def(field, Op::Ishl)
                         .filter(|sh| st.konst(sh.srcs[1]).is_some_and(|o| o & 31 == ctz));
                     let x = match shifted {
-                        Some(sh) => sh.srcs[0],
-                        None if plain && m & 1 == 1 => field,
-                        None => continue,
+                        Some(sh) => {
+                            hit(cov::NATIVE_BFI_SHIFTED);
+                            sh.srcs[0]
+                        }
+                        None if plain && m & 1 == 1 => {
+                            hit(cov::NATIVE_BFI_ODD_MASK);
+                            field
+                        }
+                        None => {
+                            refusal = Some(cov::NATIVE_REFUSE_FIELD_SHIFT);
+                            continue;
+                        }
                     };
                     return Some(becomes(i, Op::Bfi, vec![mv, x, y]));
                 }
             }
+            if let Some(point) = refusal {
+                hit(point);
+            }
             None
         }
         Op::BitfieldInsert => {
-            let off = sext(st.konst(s[2])?, 32);
-            let bits = sext(st.konst(s[3])?, 32);
-            if off < 0 || bits < 0 || off + bits > 32 {
+            let (Some(off), Some(bits)) = (st.konst(s[2]), st.konst(s[3])) else {
+                hit(cov::NATIVE_REFUSE_INSERT_VARIABLE);
                 return None;
+            };
+            let (off, bits) = (sext(off, 32), sext(bits, 32));
+            if off < 0 || bits < 0 || off + bits > 32 {
+                hit(cov::NATIVE_REFUSE_INSERT_UNDEFINED);
+                return None;
+            }
+            hit(cov::NATIVE_BFI_INSERT);
+            if bits == 32 {
+                hit(cov::NATIVE_BFI_INSERT_FULL);
+            } else if bits == 0 {
+                hit(cov::NATIVE_BFI_INSERT_EMPTY);
             }
             let m = st.c32(out, ((1u64 << bits) - 1) << off);
             Some(becomes(i, Op::Bfi, vec![m, s[1], s[0]]))
@@ -197,12 +235,14 @@ fn expand(i: &Instr, st: &mut Emitter, ctx: &PassCtx, out: &mut Vec<Instr>) -> O
     let s = &i.srcs;
     match i.op {
         Bfm => {
+            hit(cov::EXPAND_BFM);
             let one = st.c32(out, 1);
             let t = st.op(out, Ishl, &[one, s[0]]);
             let m = st.op(out, Isub, &[t, one]);
             Some(becomes(i, Ishl, vec![m, s[1]]))
         }
         Bfi => {
+            hit(cov::EXPAND_BFI);
             let lsb = st.emit(out, FindLsb, 32, &[s[0]], 0);
             let sh = st.op(out, Ishl, &[s[1], lsb]);
             let a = st.op(out, Iand, &[sh, s[0]]);
@@ -211,7 +251,13 @@ fn expand(i: &Instr, st: &mut Emitter, ctx: &PassCtx, out: &mut Vec<Instr>) -> O
             Some(becomes(i, Ior, vec![a, b]))
         }
         Ibfe | Ubfe => {
-            let shr = if i.op == Ibfe { Ishr } else { Ushr };
+            let shr = if i.op == Ibfe {
+                hit(cov::EXPAND_IBFE);
+                Ishr
+            } else {
+                hit(cov::EXPAND_UBFE);
+                Ushr
+            };
             let (c0, c31, c32) = (st.c32(out, 0), st.c32(out, 31), st.c32(out, 32));
             let o = st.op(out, Iand, &[s[1], c31]);
             let w = st.op(out, Iand, &[s[2], c31]);
@@ -223,6 +269,7 @@ fn expand(i: &Instr, st: &mut Emitter, ctx: &PassCtx, out: &mut Vec<Instr>) -> O
             if !ctx.bugs.has(Bug::BitfieldExpandEdge) {
                 // Injected bug (BUGS.md: bitfield-expand-edge): without this
                 // select, o + w > 32 shifts left by a negative count.
+                hit(cov::EXPAND_BFE_EDGE);
                 let whole = st.op(out, shr, &[s[0], o]);
                 let edge = st.emit(out, Uge, 1, &[both, c32], 0);
                 field = st.op(out, Bcsel, &[edge, whole, field]);
@@ -231,6 +278,7 @@ fn expand(i: &Instr, st: &mut Emitter, ctx: &PassCtx, out: &mut Vec<Instr>) -> O
             Some(becomes(i, Bcsel, vec![empty, c0, field]))
         }
         BitfieldInsert => {
+            hit(cov::EXPAND_BITFIELD_INSERT);
             let (one, c32, ones) = (st.c32(out, 1), st.c32(out, 32), st.c32(out, !0));
             let t = st.op(out, Ishl, &[one, s[3]]);
             let low = st.op(out, Isub, &[t, one]);
@@ -249,8 +297,9 @@ fn expand(i: &Instr, st: &mut Emitter, ctx: &PassCtx, out: &mut Vec<Instr>) -> O
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{check, corpus, ctx, interpret, one_block, Outcome};
+    use super::super::testing::{check, corpus, ctx, hits_of, interpret, one_block, Outcome};
     use crate::bugs::{Bug, BugSet};
+    use crate::coverage::Hits;
     use crate::passes::{BitfieldMode, PassCtx};
     use ir::{parse_program, validate, Program};
 
@@ -510,6 +559,47 @@ mod tests {
             let (o, w) = (o & 31, w & 31);
             assert!(slot < 2 && w != 0 && o + w > 32, "{v:#x} {o} {w} {slot}");
         }
+    }
+
+    #[test]
+    fn records_recognitions_refusals_and_expansions() {
+        // Native: 0xff is a low mask, 0xf0 is not.
+        let text = one_block(
+            "i32",
+            "32 %1 = load_const (0x00000004)
+            32 %2 = ushr %0, %1
+            32 %3 = load_const (0x000000ff)
+            32 %4 = iand %2, %3
+            32 %5 = load_const (0x000000f0)
+            32 %6 = iand %2, %5
+            => %4 %6",
+            &mut vec![],
+        );
+        assert_eq!(
+            hits_of(super::run, &ctx(), &text),
+            Hits::from([
+                ("ir:bitfield/native/refuse/not-low-mask", 1),
+                ("ir:bitfield/native/ubfe-from-masked-shift", 1),
+            ])
+        );
+        // Expand: the o + w >= 32 select is recorded only where it is
+        // emitted, so not with the injected bug.
+        let text = one_block("i32 i32 i32", "32 %3 = ubfe %0, %1, %2\n=> %3", &mut vec![]);
+        assert_eq!(
+            hits_of(super::run, &expand_ctx(), &text),
+            Hits::from([
+                ("ir:bitfield/expand/bfe-offset-plus-bits-edge", 1),
+                ("ir:bitfield/expand/ubfe", 1),
+            ])
+        );
+        let bug = PassCtx {
+            bugs: BugSet::NONE.with(Bug::BitfieldExpandEdge),
+            ..expand_ctx()
+        };
+        assert_eq!(
+            hits_of(super::run, &bug, &text),
+            Hits::from([("ir:bitfield/expand/ubfe", 1)])
+        );
     }
 
     #[test]

@@ -17,10 +17,11 @@
 pub mod cov;
 
 use super::{Node, Subst};
+use crate::coverage::hit;
 use crate::passes::PassCtx;
 use ir::eval::Args;
 use ir::types::mask;
-use ir::{Instr, Op, OpClass, Program, ValueMap};
+use ir::{Instr, Op, OpClass, Program, ValueKind, ValueMap};
 
 /// Folds constant ALU instructions and constant-condition `bcsel`s; returns
 /// whether the program changed.
@@ -76,6 +77,12 @@ enum Fold {
 fn fold(i: &Instr, consts: &ValueMap<(u8, u64)>) -> Fold {
     let info = i.op.info();
     let (Some(eval), Some(dest)) = (info.eval, i.dest) else {
+        if info.class == OpClass::Subgroup
+            && !i.srcs.is_empty()
+            && i.srcs.iter().all(|&s| consts.get(s).is_some())
+        {
+            hit(cov::REFUSE_CROSS_INVOCATION);
+        }
         return Fold::Keep;
     };
     if info.class != OpClass::Alu || i.srcs.is_empty() || i.srcs.len() > 4 {
@@ -90,7 +97,13 @@ fn fold(i: &Instr, consts: &ValueMap<(u8, u64)>) -> Fold {
         let Some((bits, v)) = known(s) else {
             if i.op == Op::Bcsel {
                 if let Some((_, c)) = known(i.srcs[0]) {
-                    return Fold::Copy(if c & 1 == 1 { i.srcs[1] } else { i.srcs[2] });
+                    return Fold::Copy(if c & 1 == 1 {
+                        hit(cov::BCSEL_THEN);
+                        i.srcs[1]
+                    } else {
+                        hit(cov::BCSEL_ELSE);
+                        i.srcs[2]
+                    });
                 }
             }
             return Fold::Keep;
@@ -99,14 +112,25 @@ fn fold(i: &Instr, consts: &ValueMap<(u8, u64)>) -> Fold {
         args.src_bits[k] = bits;
     }
     match eval(&args) {
-        Ok(v) => Fold::Const(v & mask(dest.bits)),
-        Err(_) => Fold::Keep,
+        Ok(v) => {
+            let float = info.kinds.src == ValueKind::Float || info.kinds.result == ValueKind::Float;
+            hit(if float {
+                cov::FOLD_FLOAT
+            } else {
+                cov::FOLD_INTEGER
+            });
+            Fold::Const(v & mask(dest.bits))
+        }
+        Err(_) => {
+            hit(cov::REFUSE_UNDEFINED);
+            Fold::Keep
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{check, check_corpus, ctx, interpret, Outcome};
+    use super::super::testing::{check, check_corpus, ctx, hits_of, interpret, Outcome};
     use ir::eval::Args;
     use ir::{print_program, validate, Builder, Jump, Op, SlotType, ValueMap};
 
@@ -532,6 +556,31 @@ impl main {
         );
         assert_eq!(interpret(&p, &[], &[], 0), before);
         assert!(!super::run(&mut p, &ctx()));
+    }
+
+    #[test]
+    fn records_a_fold_and_an_undefined_evaluation() {
+        // %2 folds (integer); udiv by the constant 0 is undefined and stays.
+        let text = "shader: t
+decl_output 0 i32
+decl_output 1 i32
+impl main {
+	block b0:
+	32 %0 = load_const (0x00000007)
+	32 %1 = load_const (0x00000000)
+	32 %2 = iadd %0, %1
+	32 %3 = udiv %0, %1
+	@store_output (%2) (slot=0)
+	@store_output (%3) (slot=1)
+}
+";
+        assert_eq!(
+            hits_of(super::run, &ctx(), text),
+            crate::coverage::Hits::from([
+                ("ir:const-fold/fold/integer", 1),
+                ("ir:const-fold/refuse/undefined", 1),
+            ])
+        );
     }
 
     #[test]

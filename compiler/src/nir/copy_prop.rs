@@ -24,6 +24,7 @@
 pub mod cov;
 
 use super::{Node, Subst};
+use crate::coverage::hit;
 use crate::passes::PassCtx;
 use ir::cfg::Cfg;
 use ir::{Instr, Op, Program, ValueId, ValueMap};
@@ -73,13 +74,21 @@ fn round(p: &mut Program) -> bool {
             let Some(v) = others.next() else {
                 return true;
             };
-            let d = def_block[v.0 as usize];
-            if others.all(|w| w == v) && d != bi && d != usize::MAX && cfg.dominates(d, bi) {
-                subst.set(me, v);
-                found = true;
-                return false;
+            if !others.all(|w| w == v) {
+                return true;
             }
-            true
+            let d = def_block[v.0 as usize];
+            if d == bi || d == usize::MAX || !cfg.dominates(d, bi) {
+                hit(cov::REFUSE_PHI_NOT_DOMINATING);
+                return true;
+            }
+            hit(cov::PHI_TRIVIAL);
+            if phi.srcs.iter().any(|&(_, w)| w == me) {
+                hit(cov::PHI_TRIVIAL_SELF);
+            }
+            subst.set(me, v);
+            found = true;
+            false
         });
         b.instrs.retain_mut(|i| {
             for s in &mut i.srcs {
@@ -109,18 +118,26 @@ fn round(p: &mut Program) -> bool {
 fn copy_source(i: &Instr, bits: &[u8], fneg_of: &ValueMap<ValueId>) -> Option<ValueId> {
     let dest = i.dest?;
     let s = &i.srcs;
-    match i.op {
-        Op::I2i | Op::U2u if bits.get(s[0].0 as usize) == Some(&dest.bits) => Some(s[0]),
-        Op::Bcsel if s[1] == s[2] => Some(s[1]),
-        Op::Iand | Op::Ior if s[0] == s[1] => Some(s[0]),
-        Op::Fneg => fneg_of.get(s[0]).copied(),
-        _ => None,
-    }
+    let same_size = || bits.get(s[0].0 as usize) == Some(&dest.bits);
+    let (point, src) = match i.op {
+        Op::I2i | Op::U2u if same_size() => (cov::COPY_SAME_SIZE_CONVERSION, s[0]),
+        Op::Bcsel if s[1] == s[2] => (cov::COPY_BCSEL_SAME, s[1]),
+        Op::Iand if s[0] == s[1] => (cov::COPY_IAND_SELF, s[0]),
+        Op::Ior if s[0] == s[1] => (cov::COPY_IOR_SELF, s[0]),
+        Op::Fneg => (cov::COPY_FNEG_FNEG, *fneg_of.get(s[0])?),
+        Op::F2f if same_size() => {
+            hit(cov::REFUSE_F2F_SAME_SIZE);
+            return None;
+        }
+        _ => return None,
+    };
+    hit(point);
+    Some(src)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{check, check_corpus, ctx, interpret, Outcome};
+    use super::super::testing::{check, check_corpus, ctx, hits_of, interpret, Outcome};
     use ir::{print_program, validate, Builder, Jump, Op, SlotType};
 
     #[test]
@@ -575,6 +592,40 @@ impl main {
         );
         assert_eq!(interpret(&p, &[5], &[], 0), before);
         assert!(!super::run(&mut p, &ctx()));
+    }
+
+    #[test]
+    fn records_a_trivial_phi_and_a_kept_f2f() {
+        // %3 is trivial; the same-size f2f %2 is refused in both rounds (the
+        // second finds nothing more).
+        let text = "shader: t
+decl_input 0 f32
+decl_input 1 bool
+decl_output 0 f32
+decl_output 1 f32
+impl main {
+	block b0:
+	32 %0 = @load_input () (slot=0)
+	1 %1 = @load_input () (slot=1)
+	32 %2 = f2f %0
+	if %1 {
+		block b1:
+	} else {
+		block b2:
+	}
+	block b3:
+	32 %3 = phi b1: %0, b2: %0
+	@store_output (%2) (slot=0)
+	@store_output (%3) (slot=1)
+}
+";
+        assert_eq!(
+            hits_of(super::run, &ctx(), text),
+            crate::coverage::Hits::from([
+                ("ir:copy-prop/phi/trivial", 1),
+                ("ir:copy-prop/refuse/f2f-canonicalizes-nan", 2),
+            ])
+        );
     }
 
     #[test]

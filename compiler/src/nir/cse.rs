@@ -22,16 +22,16 @@ pub mod cov;
 
 use super::{Node, Subst};
 use crate::bugs::Bug;
+use crate::coverage::hit;
 use crate::passes::PassCtx;
 use ir::cfg::Cfg;
 use ir::{Instr, Op, OpClass, Program, ValueId};
 use std::collections::HashMap;
 
-/// What makes two instructions identical.
+/// What makes two instructions identical, with the same result size.
 #[derive(Clone, PartialEq, Eq, Hash)]
 struct Key {
     op: Op,
-    bits: u8,
     srcs: Vec<ValueId>,
     imm: u64,
 }
@@ -47,18 +47,21 @@ fn mergeable(op: Op, ctx: &PassCtx) -> bool {
     }
 }
 
-fn key(i: &Instr) -> Option<Key> {
+/// The instruction's key and result size.
+fn key(i: &Instr) -> Option<(Key, u8)> {
     let dest = i.dest?;
     let mut srcs = i.srcs.clone();
     if i.op.is_commutative() {
         srcs.sort_unstable();
     }
-    Some(Key {
-        op: i.op,
-        bits: dest.bits,
-        srcs,
-        imm: i.imm,
-    })
+    Some((
+        Key {
+            op: i.op,
+            srcs,
+            imm: i.imm,
+        },
+        dest.bits,
+    ))
 }
 
 /// Merges identical instructions into dominating copies; returns whether
@@ -66,8 +69,12 @@ fn key(i: &Instr) -> Option<Key> {
 pub fn run(p: &mut Program, ctx: &PassCtx) -> bool {
     let cfg = Cfg::build(&p.body);
     let mut subst = Subst::new(p.value_bound());
-    // Every mergeable instruction seen so far, by key: its block index and value.
-    let mut seen: HashMap<Key, Vec<(usize, ValueId)>> = HashMap::new();
+    // Every mergeable instruction seen so far, by key: its result size,
+    // block index and value.
+    let mut seen: HashMap<Key, Vec<(u8, usize, ValueId)>> = HashMap::new();
+    // Every subgroup op kept so far, by key: its result size and block
+    // index (for the coverage of the cross-invocation refusal only).
+    let mut pinned: HashMap<Key, Vec<(u8, usize)>> = HashMap::new();
     let mut changed = false;
     // Program order visits a block's dominators before it, and an
     // instruction's sources before it.
@@ -78,20 +85,52 @@ pub fn run(p: &mut Program, ctx: &PassCtx) -> bool {
             for s in &mut i.srcs {
                 subst.rewrite(s);
             }
+            let class = i.op.info().class;
             if !mergeable(i.op, ctx) {
+                if class == OpClass::Subgroup {
+                    if let Some((k, bits)) = key(i) {
+                        let kept = pinned.entry(k).or_default();
+                        if kept
+                            .iter()
+                            .any(|&(cbits, cb)| cbits == bits && cfg.dominates(cb, bi))
+                        {
+                            hit(cov::REFUSE_CROSS_INVOCATION);
+                        }
+                        kept.push((bits, bi));
+                    }
+                }
                 return true;
             }
-            let Some(k) = key(i) else { return true };
+            let Some((k, bits)) = key(i) else { return true };
             let dest = i.dest.expect("keyed instructions define a value").id;
             let copies = seen.entry(k).or_default();
-            match copies.iter().find(|&&(cb, _)| cfg.dominates(cb, bi)) {
-                Some(&(_, v)) => {
+            match copies
+                .iter()
+                .find(|&&(cbits, cb, _)| cbits == bits && cfg.dominates(cb, bi))
+            {
+                Some(&(_, _, v)) => {
+                    hit(match class {
+                        OpClass::Alu => cov::MERGE_ALU,
+                        OpClass::Const => cov::MERGE_CONST,
+                        OpClass::Io => cov::MERGE_IO,
+                        OpClass::Subgroup => cov::MERGE_SUBGROUP,
+                    });
                     subst.set(dest, v);
                     changed = true;
                     false
                 }
                 None => {
-                    copies.push((bi, dest));
+                    // (A constant of another size is just another value.)
+                    if class != OpClass::Const
+                        && copies
+                            .iter()
+                            .any(|&(cbits, cb, _)| cbits != bits && cfg.dominates(cb, bi))
+                    {
+                        hit(cov::REFUSE_DIFFERING_SIZE);
+                    } else if copies.iter().any(|&(cbits, _, _)| cbits == bits) {
+                        hit(cov::REFUSE_NOT_DOMINATING);
+                    }
+                    copies.push((bits, bi, dest));
                     true
                 }
             }
@@ -103,8 +142,9 @@ pub fn run(p: &mut Program, ctx: &PassCtx) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{check, check_corpus, ctx};
+    use super::super::testing::{check, check_corpus, ctx, hits_of};
     use crate::bugs::{Bug, BugSet};
+    use crate::coverage::Hits;
     use ir::{parse_program, print_program, validate};
 
     #[test]
@@ -324,6 +364,92 @@ impl main {
         assert!(!text.contains("%11 = @ballot") && !text.contains("%12 = @vote_any"));
         assert!(text.contains("@store_output (%5) (slot=1)"));
         assert!(text.contains("@store_output (%6) (slot=3)"));
+    }
+
+    #[test]
+    fn records_a_merge_and_a_copy_that_does_not_dominate() {
+        // %3 merges into %2; %5 in the else arm does not see %4.
+        let text = "shader: t
+decl_input 0 i32
+decl_input 1 bool
+decl_output 0 i32
+decl_output 1 i32
+impl main {
+	block b0:
+	32 %0 = @load_input () (slot=0)
+	1 %1 = @load_input () (slot=1)
+	32 %2 = iadd %0, %0
+	32 %3 = iadd %0, %0
+	if %1 {
+		block b1:
+		32 %4 = imul %0, %0
+	} else {
+		block b2:
+		32 %5 = imul %0, %0
+	}
+	block b3:
+	32 %6 = phi b1: %4, b2: %5
+	@store_output (%3) (slot=0)
+	@store_output (%6) (slot=1)
+}
+";
+        assert_eq!(
+            hits_of(super::run, &ctx(), text),
+            Hits::from([("ir:cse/merge/alu", 1), ("ir:cse/refuse/not-dominating", 1)])
+        );
+    }
+
+    #[test]
+    fn records_a_conversion_to_another_size_but_not_a_constant() {
+        // u2u %0 to 16 and to 8 bits differ only in size; so do the
+        // constants 1 at 32 and 16 bits, which are not counted.
+        let text = "shader: t
+decl_input 0 i32
+decl_output 0 i16
+decl_output 1 i8
+decl_output 2 i32
+decl_output 3 i16
+impl main {
+	block b0:
+	32 %0 = @load_input () (slot=0)
+	16 %1 = u2u %0
+	8 %2 = u2u %0
+	32 %3 = load_const (0x00000001)
+	16 %4 = load_const (0x0001)
+	@store_output (%1) (slot=0)
+	@store_output (%2) (slot=1)
+	@store_output (%3) (slot=2)
+	@store_output (%4) (slot=3)
+}
+";
+        assert_eq!(
+            hits_of(super::run, &ctx(), text),
+            Hits::from([("ir:cse/refuse/differing-size", 1)])
+        );
+    }
+
+    #[test]
+    fn records_the_cross_invocation_refusals_of_seed_004() {
+        // The ballot and the vote after the loop are refused, the ilt and
+        // subgroup_invocation merged; the injected bug merges all four.
+        assert_eq!(
+            hits_of(super::run, &ctx(), SEED_004),
+            Hits::from([
+                ("ir:cse/merge/alu", 1),
+                ("ir:cse/merge/io", 1),
+                ("ir:cse/refuse/cross-invocation", 2),
+            ])
+        );
+        let mut bug = ctx();
+        bug.bugs = BugSet::NONE.with(Bug::CseCrossInvocation);
+        assert_eq!(
+            hits_of(super::run, &bug, SEED_004),
+            Hits::from([
+                ("ir:cse/merge/alu", 1),
+                ("ir:cse/merge/io", 1),
+                ("ir:cse/merge/subgroup", 2),
+            ])
+        );
     }
 
     #[test]

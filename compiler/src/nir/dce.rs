@@ -18,6 +18,7 @@
 pub mod cov;
 
 use super::Node;
+use crate::coverage::hit;
 use crate::passes::PassCtx;
 use ir::{Program, ValueId};
 
@@ -54,10 +55,32 @@ pub fn run(p: &mut Program, _ctx: &PassCtx) -> bool {
     let mut changed = false;
     p.for_each_block_mut(&mut |b| {
         let before = b.phis.len() + b.instrs.len();
-        b.phis.retain(|phi| live[phi.dest.id.0 as usize]);
+        b.phis.retain(|phi| {
+            let keep = live[phi.dest.id.0 as usize];
+            if !keep {
+                hit(cov::REMOVE_PHI);
+            }
+            keep
+        });
         b.instrs.retain(|i| match i.dest {
-            Some(d) if !i.op.has_side_effects() => live[d.id.0 as usize],
-            _ => true,
+            Some(d) if !i.op.has_side_effects() => {
+                let keep = live[d.id.0 as usize];
+                if !keep {
+                    hit(cov::REMOVE_INSTR);
+                    if i.op.is_cross_invocation() {
+                        hit(cov::REMOVE_CROSS_INVOCATION);
+                    } else if i.op.may_be_undefined() {
+                        hit(cov::REMOVE_UNDEFINED);
+                    }
+                }
+                keep
+            }
+            _ => {
+                if i.op.has_side_effects() {
+                    hit(cov::KEEP_SIDE_EFFECT);
+                }
+                true
+            }
         });
         changed |= b.phis.len() + b.instrs.len() != before;
     });
@@ -66,7 +89,7 @@ pub fn run(p: &mut Program, _ctx: &PassCtx) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{check, check_corpus, ctx, interpret, Outcome};
+    use super::super::testing::{check, check_corpus, ctx, hits_of, interpret, Outcome};
     use ir::{print_program, validate, Builder, Jump, Op, SlotType};
 
     #[test]
@@ -339,6 +362,40 @@ impl main {
         );
         assert_eq!(interpret(&p, &[6], &[], 0), before);
         assert!(!super::run(&mut p, &ctx()));
+    }
+
+    #[test]
+    fn records_removals_and_the_kept_store() {
+        // The phi %4 and the ballot %5 are unused; the store stays.
+        let text = "shader: t
+decl_input 0 i32
+decl_input 1 bool
+decl_output 0 i32
+impl main {
+	block b0:
+	32 %0 = @load_input () (slot=0)
+	1 %1 = @load_input () (slot=1)
+	if %1 {
+		block b1:
+		32 %2 = iadd %0, %0
+	} else {
+		block b2:
+	}
+	block b3:
+	32 %4 = phi b1: %2, b2: %0
+	32 %5 = @ballot (%1)
+	@store_output (%0) (slot=0)
+}
+";
+        assert_eq!(
+            hits_of(super::run, &ctx(), text),
+            crate::coverage::Hits::from([
+                ("ir:dce/keep/side-effect", 1),
+                ("ir:dce/remove/instr", 2),
+                ("ir:dce/remove/instr/cross-invocation", 1),
+                ("ir:dce/remove/phi", 1),
+            ])
+        );
     }
 
     #[test]

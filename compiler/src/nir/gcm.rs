@@ -29,6 +29,7 @@
 pub mod cov;
 
 use crate::bugs::Bug;
+use crate::coverage::hit;
 use crate::passes::PassCtx;
 use ir::cfg::Cfg;
 use ir::{Instr, Program, ValueId, ValueMap};
@@ -58,13 +59,36 @@ pub fn run(p: &mut Program, ctx: &PassCtx) -> bool {
     p.for_each_block(&mut |b| {
         let bi = cfg.index(b.id).expect("every block is in the CFG");
         for i in &b.instrs {
-            let Some(d) = i.dest.filter(|_| i.op.can_speculate()) else {
+            let Some(d) = i.dest else {
                 continue;
             };
+            if !i.op.can_speculate() {
+                // Pinned; recorded where it would otherwise leave a loop.
+                if cfg.loop_depth[bi] > 0 && placement(&cfg, &def_block, i, bi) != bi {
+                    hit(if i.op.is_cross_invocation() {
+                        cov::PINNED_CROSS_INVOCATION
+                    } else {
+                        cov::PINNED_UNDEFINED
+                    });
+                }
+                continue;
+            }
             let to = placement(&cfg, &def_block, i, bi);
             if to != bi {
+                hit(cov::HOIST);
+                if cfg.loop_depth[bi] - cfg.loop_depth[to] >= 2 {
+                    hit(cov::HOIST_SEVERAL);
+                }
+                if cfg.loop_depth[to] > 0 {
+                    hit(cov::HOIST_INTO_OUTER);
+                }
+                if i.srcs.is_empty() {
+                    hit(cov::HOIST_NO_SOURCES);
+                }
                 def_block[d.id.0 as usize] = to;
                 moves.push((d.id, to));
+            } else if cfg.loop_depth[bi] > 0 {
+                hit(cov::REFUSE_LOOP_VARIANT);
             }
         }
     });
@@ -119,7 +143,7 @@ fn placement(cfg: &Cfg, def_block: &[usize], i: &Instr, bi: usize) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{check, check_corpus, Pass, PIPELINE};
+    use super::super::testing::{check, check_corpus, ctx, hits_of, Pass, PIPELINE};
 
     #[test]
     fn hoists_loop_invariant_code_to_the_block_before_the_loop() {
@@ -319,6 +343,53 @@ impl main {
 	@store_output (%14) (slot=1)
 }
 ",
+        );
+    }
+
+    #[test]
+    fn records_hoists_and_what_stays() {
+        // The constant %3 leaves the loop; %5 and %6 use the counter phi;
+        // the udiv %4 and the ballot %7 have invariant sources but are
+        // pinned.
+        let text = "shader: t
+decl_input 0 i32
+decl_output 0 i32
+decl_output 1 i32
+impl main {
+	block b0:
+	32 %0 = @load_input () (slot=0)
+	32 %1 = load_const (0x00000000)
+	1 %8 = load_const (true)
+	loop {
+		block b1:
+		32 %2 = phi b0: %1, b4: %6
+		32 %3 = load_const (0x00000001)
+		32 %4 = udiv %0, %3
+		32 %7 = @ballot (%8)
+		1 %5 = ige %2, %0
+		if %5 {
+			block b2:
+			break
+		} else {
+			block b3:
+		}
+		block b4:
+		32 %6 = iadd %2, %3
+	}
+	block b5:
+	@store_output (%4) (slot=0)
+	@store_output (%7) (slot=1)
+}
+";
+        assert_eq!(
+            hits_of(super::run, &ctx(), text),
+            crate::coverage::Hits::from([
+                ("ir:gcm/hoist/out-of-loop", 1),
+                ("ir:gcm/hoist/out-of-loop/no-sources", 1),
+                ("ir:gcm/refuse/loop-variant-source", 2),
+                ("ir:gcm/refuse/pinned-cross-invocation", 1),
+                ("ir:gcm/refuse/pinned-may-be-undefined", 1),
+            ])
         );
     }
 

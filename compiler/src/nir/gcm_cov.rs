@@ -1,2 +1,22 @@
 //! The decision points of `ir:gcm` (`crate::coverage`).
-crate::points! {}
+crate::points! {
+    /// A loop-invariant instruction was hoisted out of at least one loop.
+    HOIST = "ir:gcm/hoist/out-of-loop",
+    /// ... out of two or more nested loops at once.
+    HOIST_SEVERAL = "ir:gcm/hoist/out-of-loop/several-levels",
+    /// ... into the body of an outer loop (it depends on that loop).
+    HOIST_INTO_OUTER = "ir:gcm/hoist/out-of-loop/into-outer-loop",
+    /// ... an instruction without sources (a constant, an input load), which
+    /// goes to the block before its outermost loop.
+    HOIST_NO_SOURCES = "ir:gcm/hoist/out-of-loop/no-sources",
+    /// A speculatable instruction in a loop stayed: a source is defined in
+    /// its innermost loop (a phi, a pinned op, a loop-variant value).
+    REFUSE_LOOP_VARIANT = "ir:gcm/refuse/loop-variant-source",
+    /// A subgroup op with loop-invariant sources stayed in its loop: its
+    /// value depends on the lanes active where it runs (seed 004).
+    PINNED_CROSS_INVOCATION = "ir:gcm/refuse/pinned-cross-invocation",
+    /// An op that may be undefined (`idiv`, `f2i`, ...) with
+    /// loop-invariant sources stayed in its loop: running it where the
+    /// program did not could make a valid program invalid.
+    PINNED_UNDEFINED = "ir:gcm/refuse/pinned-may-be-undefined",
+}

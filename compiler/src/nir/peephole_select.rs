@@ -22,6 +22,7 @@
 #[path = "peephole_select_cov.rs"]
 pub mod cov;
 
+use crate::coverage::{hit, Point};
 use crate::passes::PassCtx;
 use ir::{Block, BlockId, CfNode, Def, If, Instr, Op, Program};
 
@@ -45,19 +46,31 @@ pub fn run(p: &mut Program, _ctx: &PassCtx) -> bool {
     true
 }
 
-/// The arm's single block, if the arm can be speculated.
-fn arm(body: &[CfNode]) -> Option<&Block> {
-    match body {
-        [CfNode::Block(b)]
-            if b.phis.is_empty()
-                && b.jump.is_none()
-                && b.instrs.len() <= LIMIT
-                && b.instrs.iter().all(|i| i.op.can_speculate()) =>
-        {
-            Some(b)
-        }
-        _ => None,
+/// The arm's single block, if the arm can be speculated; otherwise the
+/// decision point of the reason it cannot.
+fn arm(body: &[CfNode]) -> Result<&Block, Point> {
+    let [CfNode::Block(b)] = body else {
+        return Err(cov::REFUSE_CONTROL_FLOW);
+    };
+    if !b.phis.is_empty() {
+        return Err(cov::REFUSE_PHIS);
     }
+    if b.jump.is_some() {
+        return Err(cov::REFUSE_JUMP);
+    }
+    if b.instrs.len() > LIMIT {
+        return Err(cov::REFUSE_TOO_MANY);
+    }
+    if let Some(i) = b.instrs.iter().find(|i| !i.op.can_speculate()) {
+        return Err(if i.op.has_side_effects() {
+            cov::REFUSE_SIDE_EFFECT
+        } else if i.op.is_cross_invocation() {
+            cov::REFUSE_CROSS_INVOCATION
+        } else {
+            cov::REFUSE_UNDEFINED
+        });
+    }
+    Ok(b)
 }
 
 /// Converts the `if`s of a list, innermost first.
@@ -74,8 +87,16 @@ fn list(nodes: &mut Vec<CfNode>, renames: &mut Vec<(BlockId, BlockId)>) {
     }
     let mut k = 1;
     while k + 1 < nodes.len() {
-        let ok = matches!(&nodes[k], CfNode::If(f)
-            if arm(&f.then_body).is_some() && arm(&f.else_body).is_some());
+        let ok = match &nodes[k] {
+            CfNode::If(f) => match arm(&f.then_body).and_then(|_| arm(&f.else_body)) {
+                Ok(_) => true,
+                Err(point) => {
+                    hit(point);
+                    false
+                }
+            },
+            _ => false,
+        };
         if !ok {
             k += 1;
             continue;
@@ -99,6 +120,11 @@ fn merge(prev: &mut Block, f: If, join: Block, renames: &mut Vec<(BlockId, Block
     let (CfNode::Block(t), CfNode::Block(e)) = (&f.then_body[0], &f.else_body[0]) else {
         unreachable!("checked by `arm`")
     };
+    hit(if join.phis.is_empty() {
+        cov::CONVERT_NO_PHIS
+    } else {
+        cov::CONVERT_SELECTS
+    });
     prev.instrs.extend(t.instrs.iter().cloned());
     prev.instrs.extend(e.instrs.iter().cloned());
     for phi in join.phis {
@@ -134,7 +160,8 @@ fn resolve(renames: &[(BlockId, BlockId)], mut b: BlockId) -> BlockId {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{check, check_corpus, PIPELINE};
+    use super::super::testing::{check, check_corpus, ctx, hits_of, PIPELINE};
+    use crate::coverage::Hits;
 
     #[test]
     fn turns_small_ifs_into_selects() {
@@ -298,12 +325,10 @@ impl main {
         );
     }
 
-    #[test]
-    fn never_speculates_stores_subgroup_ops_undefined_ops_or_big_arms() {
-        // A store, a ballot, a udiv (undefined for 0), a read_invocation
-        // (undefined if its lane is inactive), nine instructions, and a
-        // nested if that cannot collapse (it stores).
-        let text = "shader: t
+    /// A store, a ballot, a udiv (undefined for 0), a read_invocation
+    /// (undefined if its lane is inactive), nine instructions, and a nested
+    /// if that cannot collapse (it stores).
+    const UNSPECULATABLE: &str = "shader: t
 decl_input 0 i32
 decl_input 1 bool
 decl_output 0 i32
@@ -382,7 +407,62 @@ impl main {
 	@store_output (%18) (slot=4)
 }
 ";
-        check(super::run, text, text);
+
+    #[test]
+    fn never_speculates_stores_subgroup_ops_undefined_ops_or_big_arms() {
+        check(super::run, UNSPECULATABLE, UNSPECULATABLE);
+    }
+
+    #[test]
+    fn records_a_conversion_and_each_refusal() {
+        // The first if converts; the udiv cannot be speculated.
+        let text = "shader: t
+decl_input 0 i32
+decl_input 1 bool
+decl_output 0 i32
+impl main {
+	block b0:
+	32 %0 = @load_input () (slot=0)
+	1 %1 = @load_input () (slot=1)
+	if %1 {
+		block b1:
+		32 %2 = iadd %0, %0
+	} else {
+		block b2:
+	}
+	block b3:
+	32 %3 = phi b1: %2, b2: %0
+	if %1 {
+		block b4:
+		32 %4 = udiv %0, %3
+	} else {
+		block b5:
+	}
+	block b6:
+	32 %5 = phi b4: %4, b5: %0
+	@store_output (%5) (slot=0)
+}
+";
+        assert_eq!(
+            hits_of(super::run, &ctx(), text),
+            Hits::from([
+                ("ir:peephole-select/convert/selects", 1),
+                ("ir:peephole-select/refuse/may-be-undefined", 1),
+            ])
+        );
+        // Both stores (one in the inner if), the ballot and read_invocation,
+        // the udiv, the nine instructions, and the outer if around the
+        // inner one.
+        assert_eq!(
+            hits_of(super::run, &ctx(), UNSPECULATABLE),
+            Hits::from([
+                ("ir:peephole-select/refuse/arm-control-flow", 1),
+                ("ir:peephole-select/refuse/cross-invocation", 2),
+                ("ir:peephole-select/refuse/may-be-undefined", 1),
+                ("ir:peephole-select/refuse/side-effect", 2),
+                ("ir:peephole-select/refuse/too-many-instructions", 1),
+            ])
+        );
     }
 
     #[test]

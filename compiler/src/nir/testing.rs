@@ -35,6 +35,18 @@ pub(crate) fn ctx() -> PassCtx {
     }
 }
 
+/// Runs `pass` once on `text` (with `ctx`) under a coverage recording and
+/// returns the decision points it reached, with how often.
+pub(crate) fn hits_of(pass: Pass, ctx: &PassCtx, text: &str) -> crate::coverage::Hits {
+    let mut p = parse_program(text).unwrap_or_else(|e| panic!("bad test input: {e}"));
+    validate(&p).unwrap_or_else(|e| panic!("invalid test input: {e}"));
+    let rec = crate::coverage::Recording::start();
+    pass(&mut p, ctx);
+    let hits = rec.finish();
+    validate(&p).unwrap_or_else(|e| panic!("invalid after the pass: {e}"));
+    hits
+}
+
 /// Parses `before` (which must be valid, canonical text), runs `pass`, and
 /// checks the printed result is exactly `after`, that the pass reports a
 /// change exactly when the text changed, that the result is valid, and
