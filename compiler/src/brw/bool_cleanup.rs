@@ -99,6 +99,7 @@ use super::ops::{
     src_offsets,
 };
 use crate::bugs::BugSet;
+use crate::coverage::{hit, Point};
 use crate::passes::PassCtx;
 use crate::vir::{VProgram, GRF_BYTES};
 use eu::{CondMod, DstKind, Instruction, MachineConfig, Opcode, RegType, Src, SrcKind};
@@ -275,35 +276,54 @@ fn candidate(
 ) -> Option<(Src, Vec<u32>, Vec<u32>)> {
     let i = &p.insts[m];
     let s = *i.srcs.first()?;
+    // Only 16-to-32-bit integer MOVs from a GRF count as examined.
     if i.op != Opcode::Mov
-        || i.pred.is_some()
-        || i.cmod.is_some()
-        || i.sat
-        || i.we_all
-        || s.ty != RegType::W
-        || s.neg
-        || s.abs
         || !matches!(i.dst.ty, RegType::D | RegType::UD)
         || !matches!(s.kind, SrcKind::Grf { .. })
+        || !matches!(s.ty, RegType::W | RegType::UW)
     {
         return None;
     }
-    let DstKind::Grf { nr, .. } = i.dst.kind else {
-        return None;
+    let refusal = if s.ty != RegType::W {
+        Some(cov::REFUSE_ZERO_EXTEND)
+    } else if i.pred.is_some() {
+        Some(cov::REFUSE_PREDICATED)
+    } else if i.we_all {
+        Some(cov::REFUSE_NOMASK)
+    } else if i.cmod.is_some() || i.sat || s.neg || s.abs {
+        Some(cov::REFUSE_MODIFIERS)
+    } else {
+        None
     };
-    let v = p.vgrf_of(nr)?;
-    let fp = dst_footprint(&i.dst, i.exec_size);
-    let single = fp
-        .iter()
-        .all(|&(r, mask)| p.vgrf_of(r) == Some(v) && multi[r as usize] & mask == 0);
-    if !single || overlaps(&fp, &src_footprint(&s, i.exec_size)) || !b.read(&s, i.exec_size) {
+    if let Some(point) = refusal {
+        hit(point);
         return None;
     }
-    Some((
-        s,
-        dst_offsets(&i.dst, i.exec_size)?,
-        src_offsets(&s, i.exec_size)?,
-    ))
+    let single_write = |nr: u32| {
+        let Some(v) = p.vgrf_of(nr) else {
+            return false;
+        };
+        let fp = dst_footprint(&i.dst, i.exec_size);
+        fp.iter()
+            .all(|&(r, mask)| p.vgrf_of(r) == Some(v) && multi[r as usize] & mask == 0)
+            && !overlaps(&fp, &src_footprint(&s, i.exec_size))
+    };
+    if !matches!(i.dst.kind, DstKind::Grf { nr, .. } if single_write(nr)) {
+        hit(cov::REFUSE_DST);
+        return None;
+    }
+    if !b.read(&s, i.exec_size) {
+        hit(cov::REFUSE_NOT_BOOLEAN);
+        return None;
+    }
+    let (Some(d), Some(o)) = (
+        dst_offsets(&i.dst, i.exec_size),
+        src_offsets(&s, i.exec_size),
+    ) else {
+        return None;
+    };
+    hit(cov::CANDIDATE);
+    Some((s, d, o))
 }
 
 /// How source `s` (at `exec` channels) reads candidate `c`'s X, and the
@@ -329,16 +349,21 @@ fn map_read(s: &Src, exec: u8, c: &Cand) -> Option<(Read, Vec<u32>)> {
     Some((kind, want))
 }
 
+/// Why a reader cannot be rewritten: the refusal point, or None when no
+/// source of it reads an alive candidate's X.
+type Refusal = Option<Point>;
+
 /// Reader `r` with every source that reads an alive candidate's X rewritten
-/// to read N, if that is one of the exact rewrites (module docs).
+/// to read N, if that is one of the exact rewrites (module docs), with the
+/// rewrite's point.
 fn rewrite(
     r: &Instruction,
     cands: &[Cand],
     alive: &[bool],
     machine: &MachineConfig,
-) -> Option<Instruction> {
+) -> Result<(Instruction, Point), Refusal> {
     if r.msg.is_some() || r.op.is_cf() || !r.op.has_dst() {
-        return None;
+        return Err(Some(cov::REFUSE_READER_SEND));
     }
     // (slot, kind, N offsets)
     let mut slots = vec![];
@@ -352,14 +377,15 @@ fn rewrite(
             continue;
         };
         if hits.next().is_some() {
-            return None;
+            return Err(Some(cov::REFUSE_READER_SPANS_TWO));
         }
-        let (kind, want) = map_read(s, r.exec_size, c)?;
+        let (kind, want) = map_read(s, r.exec_size, c).ok_or(Some(cov::REFUSE_READER_REGION))?;
         slots.push((k, kind, want));
     }
     if slots.is_empty() {
-        return None;
+        return Err(None);
     }
+    let mut point = cov::REWRITE_LOW_WORD;
     let mut new = r.clone();
     let wide: Vec<usize> = slots
         .iter()
@@ -376,33 +402,48 @@ fn rewrite(
         };
         if test && r.op == Opcode::Mov {
             // 2. mov.c null, X
-            if r.sat || s0.neg || s0.abs || !cmod_ok(r.cmod, s0.ty) {
-                return None;
+            if r.sat || s0.neg || s0.abs {
+                return Err(Some(cov::REFUSE_TEST_MODIFIERS));
+            }
+            if !cmod_ok(r.cmod, s0.ty) {
+                return Err(Some(cov::REFUSE_TEST_CONDITION));
             }
             new.dst.ty = RegType::W;
+            point = cov::REWRITE_TEST_MOV;
         } else if test && r.op == Opcode::Cmp {
             // 2. cmp.c null, X, 0
             let zero = r
                 .srcs
                 .get(1)
                 .is_some_and(|z| matches!(z.kind, SrcKind::Imm(0)) && z.ty.is_int());
-            if wide != [0] || !zero || s0.neg || s0.abs || !cmod_ok(r.cmod, s0.ty) {
-                return None;
+            if wide != [0] || !zero {
+                return Err(Some(cov::REFUSE_CMP_NOT_ZERO));
+            }
+            if s0.neg || s0.abs {
+                return Err(Some(cov::REFUSE_TEST_MODIFIERS));
+            }
+            if !cmod_ok(r.cmod, s0.ty) {
+                return Err(Some(cov::REFUSE_TEST_CONDITION));
             }
             new.srcs[1] = Src::imm(0, RegType::W);
             new.dst.ty = RegType::W;
+            point = cov::REWRITE_TEST_CMP;
         } else if r.op == Opcode::Mov && !r.dst.is_null() {
             // 3. mov d, [-]X
             let ok_dst = s0.ty == RegType::D || (r.dst.ty.is_int() && r.dst.ty.size() <= 4);
-            if r.sat || s0.abs || !ok_dst {
-                return None;
+            if r.sat || s0.abs {
+                return Err(Some(cov::REFUSE_FULL_MODIFIERS));
             }
+            if !ok_dst {
+                return Err(Some(cov::REFUSE_FULL_UD_WIDE));
+            }
+            point = cov::REWRITE_FULL_VALUE;
         } else if matches!(r.op, Opcode::And | Opcode::Or | Opcode::Xor | Opcode::Not)
             || (r.op == Opcode::Sel && r.pred.is_some())
         {
             // 4. combine: every GRF operand a widened boolean, rewritten.
             if r.sat || !matches!(r.dst.ty, RegType::D | RegType::UD) {
-                return None;
+                return Err(Some(cov::REFUSE_COMBINE_SHAPE));
             }
             for (k, s) in r.srcs.iter().enumerate() {
                 match s.kind {
@@ -413,14 +454,15 @@ fn rewrite(
                     {
                         new.srcs[k] = Src::imm(v & 0xffff, RegType::W);
                     }
-                    _ => return None,
+                    _ => return Err(Some(cov::REFUSE_COMBINE_MIXED)),
                 }
                 if r.op == Opcode::Sel && (s.neg || s.abs) {
-                    return None;
+                    return Err(Some(cov::REFUSE_COMBINE_SEL_MODIFIER));
                 }
             }
+            point = cov::REWRITE_COMBINE;
         } else {
-            return None;
+            return Err(Some(cov::REFUSE_ARITHMETIC));
         }
     }
     // Place the N sources: the most natural region of each, then the next
@@ -432,7 +474,10 @@ fn rewrite(
     let most = regions.iter().map(Vec::len).max().unwrap_or(0);
     for t in 0..most {
         for ((k, kind, _), rs) in slots.iter().zip(&regions) {
-            let (nr, sub, region) = *rs.get(t).or(rs.last())?;
+            let (nr, sub, region) = *rs
+                .get(t)
+                .or(rs.last())
+                .ok_or(Some(cov::REFUSE_READER_INVALID))?;
             let s = r.srcs[*k];
             let ty = match kind {
                 Read::Wide => RegType::W,
@@ -447,10 +492,10 @@ fn rewrite(
             };
         }
         if inst_valid(&new, machine) {
-            return Some(new);
+            return Ok((new, point));
         }
     }
-    None
+    Err(Some(cov::REFUSE_READER_INVALID))
 }
 
 /// Runs the pass; returns whether it changed the program.
@@ -532,11 +577,21 @@ pub fn run(p: &mut VProgram, _ctx: &PassCtx) -> bool {
                 .iter()
                 .enumerate()
                 .any(|(d, o)| alive[d] && d != c && overlaps(&src_fp, &o.dst_fp));
-            let ok = !reads_candidate
-                && cand.readers.iter().all(|&r| {
-                    cand.reach[r] && rewrite(&p.insts[r], &cands, &alive, &machine).is_some()
-                });
-            if !ok {
+            let refusal = if reads_candidate {
+                Some(Some(cov::REFUSE_SOURCE_WIDENED))
+            } else {
+                cand.readers.iter().find_map(|&r| {
+                    if !cand.reach[r] {
+                        Some(Some(cov::REFUSE_OUT_OF_REACH))
+                    } else {
+                        rewrite(&p.insts[r], &cands, &alive, &machine).err()
+                    }
+                })
+            };
+            if let Some(point) = refusal {
+                if let Some(point) = point {
+                    hit(point);
+                }
                 alive[c] = false;
                 dropped = true;
             }
@@ -544,6 +599,9 @@ pub fn run(p: &mut VProgram, _ctx: &PassCtx) -> bool {
         if !dropped {
             break;
         }
+    }
+    for _ in alive.iter().filter(|&&a| a) {
+        hit(cov::BYPASSED);
     }
     let mut readers: Vec<usize> = cands
         .iter()
@@ -555,7 +613,8 @@ pub fn run(p: &mut VProgram, _ctx: &PassCtx) -> bool {
     readers.dedup();
     let mut changed = false;
     for r in readers {
-        if let Some(new) = rewrite(&p.insts[r], &cands, &alive, &machine) {
+        if let Ok((new, point)) = rewrite(&p.insts[r], &cands, &alive, &machine) {
+            hit(point);
             p.insts[r] = new;
             changed = true;
         }

@@ -40,6 +40,34 @@ fn refused(text: &str, last: u32) {
 }
 
 #[test]
+fn coverage_records_the_rewrite_and_the_refusal() {
+    // The first widened boolean only feeds a negating MOV (b2i): taken.
+    // The second feeds an ADD: the MOV stays.
+    let body = "cmp.l.f0.0(8) g4<2>W g3<16,8,2>W 5W
+mov(8) g5<1>D g4<16,8,2>W
+mov(8) g6<1>D -g5<8,8,1>D
+cmp.g.f0.0(8) g7<2>W g3<16,8,2>W -3W
+mov(8) g8<1>D g7<16,8,2>W
+add(8) g9<1>D g8<8,8,1>D g6<8,8,1>D
+send(8) null g2 g9 st.b32 { align1 1Q EOT };";
+    let p = vprog(8, &format!("{HEAD}{body}"), &vg(9));
+    let rec = crate::coverage::Recording::start();
+    let q = check_preserves(&p, run, 11, &input);
+    let hits = rec.finish();
+    let want = body.replace("mov(8) g6<1>D -g5<8,8,1>D", "mov(8) g6<1>D -g4<16,8,2>W");
+    assert_eq!(q.text(), canon(&format!("{HEAD}{want}")));
+    assert_eq!(
+        hits,
+        crate::coverage::Hits::from([
+            (cov::CANDIDATE.name(), 2),
+            (cov::REFUSE_ARITHMETIC.name(), 1),
+            (cov::BYPASSED.name(), 1),
+            (cov::REWRITE_FULL_VALUE.name(), 1),
+        ])
+    );
+}
+
+#[test]
 fn bool32_combines_tests_and_b2f() {
     // bool32 lowering of a = x < 5, b = x > -3 (16-bit compares, each
     // widened at once): iand, ieq (xor with a NOT), a boolean bcsel,

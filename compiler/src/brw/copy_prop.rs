@@ -61,37 +61,74 @@ use super::ops::{
     src_footprint, src_offsets,
 };
 use crate::bugs::{Bug, BugSet};
+use crate::coverage::{hit, Point};
 use crate::passes::PassCtx;
 use crate::vir::{VProgram, GRF_BYTES};
 use eu::{DstKind, Instruction, MachineConfig, Opcode, Src, SrcKind};
 
-/// Whether `m` is a propagatable copy (given the bytes written more than once).
+/// Whether `m` is a propagatable copy (given the bytes written more than
+/// once), counting the MOV's kind or why it is not one.
 fn is_copy(m: &Instruction, p: &VProgram, multi: &[u32]) -> bool {
-    if m.op != Opcode::Mov || m.pred.is_some() || m.sat || m.cmod.is_some() {
+    if m.op != Opcode::Mov {
         return false;
     }
+    let refusal = copy_refusal(m, p, multi);
     let s = &m.srcs[0];
+    hit(refusal.unwrap_or(if s.is_imm() {
+        cov::COPY_IMM
+    } else if s.neg || s.abs {
+        cov::COPY_GRF_MODS
+    } else {
+        cov::COPY_GRF
+    }));
+    refusal.is_none()
+}
+
+/// Why MOV `m` is not a propagatable copy, if it is not.
+fn copy_refusal(m: &Instruction, p: &VProgram, multi: &[u32]) -> Option<Point> {
+    if m.pred.is_some() {
+        return Some(cov::REFUSE_COPY_PREDICATED);
+    }
+    if m.sat {
+        return Some(cov::REFUSE_COPY_SAT);
+    }
+    if m.cmod.is_some() {
+        return Some(cov::REFUSE_COPY_CMOD);
+    }
+    let s = &m.srcs[0];
+    if !matches!(s.kind, SrcKind::Grf { .. } | SrcKind::Imm(_)) {
+        return Some(cov::REFUSE_COPY_FLAG_SRC);
+    }
     // A NoMask copy is only taken for an immediate (the typical scalar
     // constant `mov(1) gN 5W { WE_all }`): its value does not depend on
     // channels at all.
     if m.we_all && !s.is_imm() {
-        return false;
+        return Some(cov::REFUSE_COPY_NOMASK);
     }
     // Source modifiers only on a float GRF copy (see `takes_float_mods`).
-    if ((s.neg || s.abs) && !(s.ty.is_float() && matches!(s.kind, SrcKind::Grf { .. })))
-        || s.ty != m.dst.ty
-        || !matches!(s.kind, SrcKind::Grf { .. } | SrcKind::Imm(_))
-    {
-        return false;
+    if (s.neg || s.abs) && !(s.ty.is_float() && matches!(s.kind, SrcKind::Grf { .. })) {
+        return Some(cov::REFUSE_COPY_MODS);
+    }
+    if s.ty != m.dst.ty {
+        return Some(cov::REFUSE_COPY_CONVERTS);
     }
     let DstKind::Grf { nr, .. } = m.dst.kind else {
-        return false;
+        return Some(cov::REFUSE_COPY_DST);
     };
-    let Some(v) = p.vgrf_of(nr) else { return false };
+    let Some(v) = p.vgrf_of(nr) else {
+        return Some(cov::REFUSE_COPY_DST);
+    };
     let fp = dst_footprint(&m.dst, m.exec_size);
-    fp.iter()
-        .all(|&(r, mask)| p.vgrf_of(r) == Some(v) && multi[r as usize] & mask == 0)
-        && !overlaps(&fp, &src_footprint(s, m.exec_size))
+    if fp.iter().any(|&(r, _)| p.vgrf_of(r) != Some(v)) {
+        return Some(cov::REFUSE_COPY_DST);
+    }
+    if fp.iter().any(|&(r, mask)| multi[r as usize] & mask != 0) {
+        return Some(cov::REFUSE_COPY_REWRITTEN);
+    }
+    if overlaps(&fp, &src_footprint(s, m.exec_size)) {
+        return Some(cov::REFUSE_COPY_OVERLAP);
+    }
+    None
 }
 
 /// Whether `reader` applies float source modifiers to the value of a
@@ -123,7 +160,11 @@ fn takes_float_mods(reader: &Instruction, ty: eu::RegType) -> bool {
 fn propagate(reader: &mut Instruction, k: usize, m: &Instruction, machine: &MachineConfig) -> bool {
     let s = reader.srcs[k];
     let size = m.dst.ty.size();
-    if !matches!(s.kind, SrcKind::Grf { .. }) || s.ty.size() != size {
+    if !matches!(s.kind, SrcKind::Grf { .. }) {
+        return false;
+    }
+    if s.ty.size() != size {
+        hit(cov::REFUSE_TYPE_SIZE);
         return false;
     }
     let ms = m.srcs[0];
@@ -131,7 +172,12 @@ fn propagate(reader: &mut Instruction, k: usize, m: &Instruction, machine: &Mach
     // type that applies modifiers to values: reader mods R over copy mods C
     // give abs = R.abs | C.abs, neg = R.neg if R.abs else R.neg ^ C.neg.
     let (neg, abs) = if ms.neg || ms.abs {
-        if s.ty != ms.ty || !takes_float_mods(reader, s.ty) {
+        if s.ty != ms.ty {
+            hit(cov::REFUSE_MODS_TYPE);
+            return false;
+        }
+        if !takes_float_mods(reader, s.ty) {
+            hit(cov::REFUSE_MODS_READER);
             return false;
         }
         if s.abs {
@@ -146,6 +192,7 @@ fn propagate(reader: &mut Instruction, k: usize, m: &Instruction, machine: &Mach
         src_offsets(&s, reader.exec_size),
         dst_offsets(&m.dst, m.exec_size),
     ) else {
+        hit(cov::REFUSE_ELEMENTS);
         return false;
     };
     let step = m.dst.stride as u32 * size;
@@ -153,6 +200,7 @@ fn propagate(reader: &mut Instruction, k: usize, m: &Instruction, machine: &Mach
     for o in offs {
         let rel = o.wrapping_sub(dst[0]);
         if o < dst[0] || rel % step != 0 || rel / step >= m.exec_size as u32 {
+            hit(cov::REFUSE_ELEMENTS);
             return false;
         }
         elems.push(rel / step);
@@ -161,14 +209,21 @@ fn propagate(reader: &mut Instruction, k: usize, m: &Instruction, machine: &Mach
     match ms.kind {
         SrcKind::Imm(bits) => {
             let nsrc = reader.op.num_srcs();
-            if s.neg
-                || s.abs
-                || reader.op == Opcode::Math
-                || (s.ty.is_64bit() && reader.op != Opcode::Mov)
-            {
+            let refusal = if s.neg || s.abs {
+                Some(cov::REFUSE_IMM_MODS)
+            } else if reader.op == Opcode::Math {
+                Some(cov::REFUSE_IMM_MATH)
+            } else if s.ty.is_64bit() && reader.op != Opcode::Mov {
+                Some(cov::REFUSE_IMM_64)
+            } else {
+                None
+            };
+            if let Some(point) = refusal {
+                hit(point);
                 return false;
             }
             let mut slot = k;
+            let mut variant = None;
             if nsrc == 2 && k == 0 {
                 let sel_swap = reader.op == Opcode::Sel
                     && matches!(
@@ -178,7 +233,12 @@ fn propagate(reader: &mut Instruction, k: usize, m: &Instruction, machine: &Mach
                             ..
                         })
                     );
-                if !(is_commutative(reader) || sel_swap) || reader.srcs[1].is_imm() {
+                if !(is_commutative(reader) || sel_swap) {
+                    hit(cov::REFUSE_IMM_SRC0);
+                    return false;
+                }
+                if reader.srcs[1].is_imm() {
+                    hit(cov::REFUSE_IMM_BOTH);
                     return false;
                 }
                 if sel_swap {
@@ -187,18 +247,32 @@ fn propagate(reader: &mut Instruction, k: usize, m: &Instruction, machine: &Mach
                         pr.inverse = !pr.inverse;
                     }
                 }
+                variant = Some(if sel_swap {
+                    cov::PROP_IMM_SEL_INVERTED
+                } else {
+                    cov::PROP_IMM_COMMUTED
+                });
                 reader.srcs.swap(0, 1);
                 slot = 1;
             }
             reader.srcs[slot] = Src::imm(bits, s.ty);
             if inst_valid(reader, machine) {
+                hit(cov::PROP_IMM);
+                if let Some(point) = variant {
+                    hit(point);
+                }
+                if s.ty != ms.ty {
+                    hit(cov::PROP_IMM_RETYPED);
+                }
                 return true;
             }
+            hit(cov::REFUSE_IMM_INVALID);
             *reader = saved;
             false
         }
         SrcKind::Grf { .. } => {
             let Some(src_offs) = src_offsets(&ms, m.exec_size) else {
+                hit(cov::REFUSE_REGION);
                 return false;
             };
             let want: Vec<u32> = elems.iter().map(|&i| src_offs[i as usize]).collect();
@@ -211,9 +285,17 @@ fn propagate(reader: &mut Instruction, k: usize, m: &Instruction, machine: &Mach
                     abs,
                 };
                 if inst_valid(reader, machine) {
+                    hit(cov::PROP_GRF);
+                    if ms.neg || ms.abs {
+                        hit(cov::PROP_GRF_MODS);
+                    }
+                    if s.ty != ms.ty {
+                        hit(cov::PROP_GRF_RETYPED);
+                    }
                     return true;
                 }
             }
+            hit(cov::REFUSE_REGION);
             *reader = saved;
             false
         }
@@ -253,13 +335,25 @@ pub(super) fn source_pinned(
     m: usize,
     bugs: BugSet,
 ) -> bool {
+    pinning(p, writes, start, m, bugs).is_ok()
+}
+
+/// [`source_pinned`], or the decision point saying why not (the first
+/// writer of the source, in program order, that breaks it).
+fn pinning(
+    p: &VProgram,
+    writes: &[Vec<(u32, u32)>],
+    start: usize,
+    m: usize,
+    bugs: BugSet,
+) -> Result<(), Point> {
     let mv = &p.insts[m];
     let s = &mv.srcs[0];
     let src_fp = src_footprint(s, mv.exec_size);
     let want = src_offsets(s, mv.exec_size).map(|o| (o, s.ty.size()));
-    writes.iter().enumerate().all(|(w, fp)| {
+    for (w, fp) in writes.iter().enumerate() {
         if w == m || !overlaps(fp, &src_fp) {
-            return true;
+            continue;
         }
         let wi = &p.insts[w];
         if bugs.has(Bug::CopyPropNoMask) && wi.we_all && (start..m).contains(&w) {
@@ -268,13 +362,38 @@ pub(super) fn source_pinned(
             // together with the copy. It also writes the channels the copy
             // skips, e.g. those that already left a divergent loop, which
             // keep the old copy but see the new source.
-            return true;
+            continue;
         }
-        (start..m).contains(&w)
-            && !wi.we_all
-            && wi.exec_size == mv.exec_size
-            && wi.group == mv.group
-            && written_elems(wi) == want
+        if !(start..m).contains(&w) {
+            return Err(cov::SCOPE_WRITTEN_ELSEWHERE);
+        }
+        if wi.we_all {
+            return Err(cov::SCOPE_NOMASK_WRITER);
+        }
+        if !(wi.exec_size == mv.exec_size && wi.group == mv.group && written_elems(wi) == want) {
+            return Err(cov::SCOPE_WRITER_SHAPE);
+        }
+    }
+    Ok(())
+}
+
+/// Whether some source of ALU instruction `r` reads a byte of `dst_fp`
+/// (`dst_range`: its byte range, checked first).
+fn reads_copy(r: &Instruction, dst_fp: &[(u32, u32)], dst_range: Option<(u32, u32)>) -> bool {
+    r.op.has_dst()
+        && r.srcs.iter().any(|s| {
+            crate::vir::src_bytes(s, r.exec_size)
+                .zip(dst_range)
+                .is_some_and(|((a0, a1), (b0, b1))| a0 < b1 && b0 < a1)
+                && overlaps(&src_footprint(s, r.exec_size), dst_fp)
+        })
+}
+
+/// Whether `i` (a SEND) reads a byte of `fp`.
+fn overlaps_reads(i: &Instruction, fp: &[(u32, u32)]) -> bool {
+    access(i).reads.iter().any(|r| {
+        fp.iter()
+            .any(|&(reg, mask)| reg == r.reg && mask & r.mask != 0)
     })
 }
 
@@ -308,23 +427,48 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
             let src_fp = src_footprint(&mv.srcs[0], mv.exec_size);
             let dst_fp = dst_footprint(&mv.dst, mv.exec_size);
             let dst_range = crate::vir::dst_bytes(&mv.dst, mv.exec_size);
-            let global = source_pinned(p, &writes, blk.start, m, ctx.bugs);
-            let readers: Vec<usize> = if global {
+            let pin = pinning(p, &writes, blk.start, m, ctx.bugs);
+            hit(pin.err().unwrap_or(cov::SCOPE_PINNED));
+            let global = pin.is_ok();
+            // The readers in reach, and why the others are not.
+            type Ranges = Vec<(std::ops::Range<usize>, Point)>;
+            let (readers, out_of_reach): (Vec<usize>, Ranges) = if global {
                 // Readers between the source's first writer in this block
                 // and the copy would see the new source but the old copy.
                 let first_w = (blk.start..m)
                     .find(|&w| overlaps(&writes[w], &src_fp))
                     .unwrap_or(m);
-                (0..n).filter(|k| !(first_w..=m).contains(k)).collect()
+                (
+                    (0..n).filter(|k| !(first_w..=m).contains(k)).collect(),
+                    vec![(first_w..m, cov::REFUSE_READ_BEFORE_COPY)],
+                )
             } else {
                 let stop = (m + 1..blk.end)
                     .find(|&k| overlaps(&writes[k], &src_fp))
                     .map_or(blk.end, |k| k + 1);
-                (m + 1..stop).collect()
+                (
+                    (m + 1..stop).collect(),
+                    vec![
+                        (0..blk.start, cov::REFUSE_OTHER_BLOCK),
+                        (blk.end..n, cov::REFUSE_OTHER_BLOCK),
+                        (blk.start..m, cov::REFUSE_READ_BEFORE_COPY),
+                        (stop..blk.end, cov::REFUSE_SOURCE_OVERWRITTEN),
+                    ],
+                )
             };
+            for (range, point) in out_of_reach {
+                for k in range {
+                    if reads_copy(&p.insts[k], &dst_fp, dst_range) {
+                        hit(point);
+                    }
+                }
+            }
             for k in readers {
                 let reader = &mut p.insts[k];
                 if !reader.op.has_dst() || reader.op == Opcode::Send {
+                    if reader.op == Opcode::Send && overlaps_reads(reader, &dst_fp) {
+                        hit(cov::REFUSE_SEND);
+                    }
                     continue;
                 }
                 for s in 0..reader.srcs.len() {
@@ -337,6 +481,9 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
                         && propagate(reader, s, &mv, &machine)
                     {
                         changed = true;
+                        if !(blk.start..blk.end).contains(&k) {
+                            hit(cov::PROP_OTHER_BLOCK);
+                        }
                     }
                 }
             }
@@ -443,6 +590,27 @@ mod tests {
         ] {
             golden(b, b);
         }
+    }
+
+    #[test]
+    fn coverage_records_the_propagation_and_the_refusal() {
+        // g5 is written again after the copy: the first reader takes g5,
+        // the one after the overwrite keeps g4.
+        let rec = crate::coverage::Recording::start();
+        golden(
+            "add(8) g5<1>D g3<8,8,1>D 1D\nmov(8) g4<1>D g5<8,8,1>D\nadd(8) g7<1>D g4<8,8,1>D 2D\nadd(8) g5<1>D g3<8,8,1>D 5D\nadd(8) g6<1>D g4<8,8,1>D g7<8,8,1>D\n",
+            "add(8) g5<1>D g3<8,8,1>D 1D\nmov(8) g4<1>D g5<8,8,1>D\nadd(8) g7<1>D g5<8,8,1>D 2D\nadd(8) g5<1>D g3<8,8,1>D 5D\nadd(8) g6<1>D g4<8,8,1>D g7<8,8,1>D\n",
+        );
+        let hits = rec.finish();
+        assert_eq!(
+            hits,
+            crate::coverage::Hits::from([
+                (cov::COPY_GRF.name(), 1),
+                (cov::SCOPE_WRITTEN_ELSEWHERE.name(), 1),
+                (cov::PROP_GRF.name(), 1),
+                (cov::REFUSE_SOURCE_OVERWRITTEN.name(), 1),
+            ])
+        );
     }
 
     #[test]

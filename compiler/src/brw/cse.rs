@@ -52,6 +52,7 @@ pub mod cov;
 use super::liveness::Liveness;
 use super::ops::{access, dst_offsets, inst_valid, overlaps, regions_for, src_footprint};
 use crate::bugs::Bug;
+use crate::coverage::{hit, Point};
 use crate::passes::PassCtx;
 use crate::vir::VProgram;
 use eu::{DstKind, Instruction, Opcode, Src, SrcKind};
@@ -139,6 +140,75 @@ fn negated_mul(a: &Instruction, b: &Instruction) -> bool {
     one_flip(x, y) || one_flip(x, &[y[1], y[0]])
 }
 
+/// Why E, with J's opcode and sources up to modifiers (in either order
+/// where they commute), did not match J: the first attribute that differs.
+/// None when E is no such near miss.
+fn near_miss(e: &Instruction, j: &Instruction) -> Option<Point> {
+    if e.op != j.op || e.srcs.len() != j.srcs.len() {
+        return None;
+    }
+    let bare = |s: &Src| Src {
+        neg: false,
+        abs: false,
+        ..*s
+    };
+    let (x, y) = (&e.srcs, &j.srcs);
+    let same = x.iter().zip(y).all(|(a, b)| bare(a) == bare(b))
+        || match e.op {
+            _ if super::ops::is_commutative(e) => {
+                x.len() == 2 && bare(&x[0]) == bare(&y[1]) && bare(&x[1]) == bare(&y[0])
+            }
+            Opcode::Mad => {
+                bare(&x[0]) == bare(&y[0])
+                    && bare(&x[1]) == bare(&y[2])
+                    && bare(&x[2]) == bare(&y[1])
+            }
+            _ => false,
+        };
+    if !same {
+        return None;
+    }
+    Some(if e.math != j.math {
+        cov::REFUSE_DIFF_MATH
+    } else if e.exec_size != j.exec_size || e.group != j.group {
+        cov::REFUSE_DIFF_EXEC
+    } else if e.we_all != j.we_all {
+        cov::REFUSE_DIFF_NOMASK
+    } else if e.pred != j.pred {
+        cov::REFUSE_DIFF_PRED
+    } else if e.cmod != j.cmod {
+        cov::REFUSE_DIFF_CMOD
+    } else if e.flag != j.flag {
+        cov::REFUSE_DIFF_FLAG
+    } else if e.sat != j.sat {
+        cov::REFUSE_DIFF_SAT
+    } else if e.dst.ty != j.dst.ty {
+        cov::REFUSE_DIFF_TYPE
+    } else {
+        cov::REFUSE_DIFF_SRC_MODS
+    })
+}
+
+/// Why no earlier instruction merged with candidate J (none did): an
+/// identical one whose flags changed, an identical one forgotten (and why),
+/// or the first near miss. None when nothing comes close.
+fn why_unmatched(
+    avail: &[Entry],
+    forgotten: &[(Instruction, Point)],
+    j: &Instruction,
+) -> Option<Point> {
+    if avail
+        .iter()
+        .any(|e| same_op(&e.inst, j) || negated_mul(&e.inst, j))
+    {
+        return Some(cov::REFUSE_FLAG_CHANGED);
+    }
+    if let Some((_, why)) = forgotten.iter().rev().find(|(e, _)| same_op(e, j)) {
+        return Some(*why);
+    }
+    avail.iter().find_map(|e| near_miss(&e.inst, j))
+}
+
 /// `mul dst, -E, 1.0` in J's place (same exec size, group, NoMask and
 /// predicate as J), if legal.
 fn negated_copy_from(
@@ -206,18 +276,25 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
     let mut counter = 0u32;
     for (b, blk) in live.cfg.blocks.iter().enumerate() {
         let mut avail: Vec<Entry> = Vec::new();
+        // Entries no longer available, and why (for the refusal points).
+        let mut forgotten: Vec<(Instruction, Point)> = Vec::new();
         let mut ver = [0u32; 8];
         for j in blk.start..blk.end {
             let inst = p.insts[j].clone();
             let a = access(&inst);
             let flag_reads = a.flag_lane_reads | a.flag_raw_reads;
             if candidate(&inst) {
+                hit(if inst.dst.is_null() {
+                    cov::CANDIDATE_FLAG_ONLY
+                } else {
+                    cov::CANDIDATE_VALUE
+                });
                 let flags_same = |e: &Entry| {
                     (0..8).all(|k| {
                         (e.flag_reads | e.flag_writes) & (1 << k) == 0 || ver[k] == e.ver[k]
                     }) && flag_reads & e.flag_writes == 0
                 };
-                let hit = avail
+                let matched = avail
                     .iter()
                     .find(|e| same_op(&e.inst, &inst) && flags_same(e));
                 // sat(-x) != -sat(x): no negation matching with .sat.
@@ -230,14 +307,26 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
                     }
                     e.inst.sat
                 };
-                let neg_hit = if hit.is_none() {
-                    avail
-                        .iter()
-                        .find(|e| negated_mul(&e.inst, &inst) && flags_same(e) && !sat_refused(e))
+                let mut refused_sat = false;
+                let neg_matched = if matched.is_none() {
+                    avail.iter().find(|e| {
+                        negated_mul(&e.inst, &inst) && flags_same(e) && {
+                            let refused = sat_refused(e);
+                            refused_sat |= refused;
+                            !refused
+                        }
+                    })
                 } else {
                     None
                 };
-                if let Some(e) = neg_hit {
+                if refused_sat {
+                    hit(cov::REFUSE_NEG_SAT);
+                } else if matched.is_none() && neg_matched.is_none() {
+                    if let Some(why) = why_unmatched(&avail, &forgotten, &inst) {
+                        hit(why);
+                    }
+                }
+                if let Some(e) = neg_matched {
                     let still_live = inst.dst == e.inst.dst
                         || (j + 1..blk.end).any(|k| {
                             access(&p.insts[k])
@@ -248,12 +337,19 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
                         || live.live_out[b].any_live(&e.writes);
                     if still_live {
                         if let Some(m) = negated_copy_from(&e.inst, &inst, &machine) {
+                            hit(cov::MERGE_NEGATED_MUL);
                             p.insts[j] = m;
                             changed = true;
+                        } else if e.inst.dst.ty.is_64bit() {
+                            hit(cov::REFUSE_NEG_DF);
+                        } else {
+                            hit(cov::REFUSE_NEG_INVALID);
                         }
+                    } else {
+                        hit(cov::REFUSE_NEG_DEAD);
                     }
                 }
-                if let Some(e) = hit {
+                if let Some(e) = matched {
                     let still_live = (j + 1..blk.end).any(|k| {
                         access(&p.insts[k])
                             .reads
@@ -263,14 +359,35 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
                     let replacement = if inst.dst == e.inst.dst || inst.dst.is_null() {
                         Some(None)
                     } else if !still_live {
+                        hit(cov::REFUSE_DEAD);
                         None
                     } else {
-                        copy_from(&e.inst, &inst, &machine).map(Some)
+                        let copy = copy_from(&e.inst, &inst, &machine);
+                        if copy.is_none() {
+                            hit(cov::REFUSE_COPY_INVALID);
+                        }
+                        copy.map(Some)
                     };
                     if let Some(r) = replacement {
+                        if inst.srcs != e.inst.srcs {
+                            hit(cov::MERGE_COMMUTED);
+                        }
                         match r {
-                            None => p.insts[j].op = Opcode::Nop,
-                            Some(m) => p.insts[j] = m,
+                            None => {
+                                hit(if inst.dst.is_null() {
+                                    cov::MERGE_DELETE_FLAG_ONLY
+                                } else {
+                                    cov::MERGE_DELETE_SAME_DST
+                                });
+                                p.insts[j].op = Opcode::Nop;
+                            }
+                            Some(m) => {
+                                hit(cov::MERGE_COPY);
+                                if super::ops::is_pred_sel(&inst) {
+                                    hit(cov::MERGE_COPY_SEL);
+                                }
+                                p.insts[j] = m;
+                            }
                         }
                         changed = true;
                     }
@@ -280,7 +397,19 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
             let cur = p.insts[j].clone();
             let a = access(&cur);
             if !a.writes.is_empty() {
-                avail.retain(|e| !overlaps(&a.writes, &e.reads) && !overlaps(&a.writes, &e.writes));
+                let mut k = 0;
+                while k < avail.len() {
+                    let e = &avail[k];
+                    let why = if overlaps(&a.writes, &e.reads) {
+                        cov::REFUSE_SOURCE_OVERWRITTEN
+                    } else if overlaps(&a.writes, &e.writes) {
+                        cov::REFUSE_DEST_OVERWRITTEN
+                    } else {
+                        k += 1;
+                        continue;
+                    };
+                    forgotten.push((avail.remove(k).inst, why));
+                }
             }
             for (k, v) in ver.iter_mut().enumerate() {
                 if a.flag_writes & (1 << k) != 0 {
@@ -289,7 +418,14 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
                 }
             }
             if cur.we_all && (!a.writes.is_empty() || a.flag_writes != 0) {
-                avail.retain(|e| e.inst.we_all);
+                let mut k = 0;
+                while k < avail.len() {
+                    if avail[k].inst.we_all {
+                        k += 1;
+                    } else {
+                        forgotten.push((avail.remove(k).inst, cov::REFUSE_NOMASK_BARRIER));
+                    }
+                }
             }
             if cur.op != Opcode::Nop
                 && candidate(&cur)
@@ -352,6 +488,28 @@ mod tests {
             "and(8) g4<1>D g3<8,8,1>D g2<8,8,1>D\nand(8) g5<1>D g2<8,8,1>D g3<8,8,1>D\n",
             STORE_SUM,
             "and(8) g4<1>D g3<8,8,1>D g2<8,8,1>D\nmov(8) g5<1>D g4<8,8,1>D\n",
+        );
+    }
+
+    #[test]
+    fn coverage_records_the_merge_and_the_refusal() {
+        // The saturated add differs from the first only in .sat; the third
+        // is identical to the first and becomes a copy.
+        let rec = crate::coverage::Recording::start();
+        golden(
+            "add(8) g4<1>D g3<8,8,1>D 5D\nadd.sat(8) g6<1>D g3<8,8,1>D 5D\nadd(8) g5<1>D g3<8,8,1>D 5D\n",
+            STORE_SUM,
+            "add(8) g4<1>D g3<8,8,1>D 5D\nadd.sat(8) g6<1>D g3<8,8,1>D 5D\nmov(8) g5<1>D g4<8,8,1>D\n",
+        );
+        let hits = rec.finish();
+        assert_eq!(
+            hits,
+            crate::coverage::Hits::from([
+                // shl, the three adds, the store's add
+                (cov::CANDIDATE_VALUE.name(), 5),
+                (cov::REFUSE_DIFF_SAT.name(), 1),
+                (cov::MERGE_COPY.name(), 1),
+            ])
         );
     }
 

@@ -31,6 +31,7 @@ pub mod cov;
 use super::liveness::Liveness;
 use super::ops::{access, Access};
 use crate::bugs::Bug;
+use crate::coverage::hit;
 use crate::passes::PassCtx;
 use crate::vir::VProgram;
 use eu::{DstKind, Opcode};
@@ -52,22 +53,29 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
         live.walk_back(b, |i, after| {
             let inst = &mut p.insts[i];
             let a = &live.access[i];
-            if inst.op.is_cf()
-                || inst.op == Opcode::Send
-                || inst.op == Opcode::Nop
-                || !inst.op.has_dst()
-            {
+            if inst.op == Opcode::Send {
+                if !a.writes.is_empty() && !after.any_live(&a.writes) {
+                    hit(cov::REFUSE_SEND);
+                }
+                return a.clone();
+            }
+            if inst.op.is_cf() || inst.op == Opcode::Nop || !inst.op.has_dst() {
                 return a.clone();
             }
             let grf_live = after.any_live(&a.writes);
             let flag_live = a.flag_writes & after.flags() != 0;
             if !grf_live && !flag_live {
+                hit(cov::REMOVE);
+                if a.flag_writes != 0 {
+                    hit(cov::REMOVE_FLAG_WRITER);
+                }
                 inst.op = Opcode::Nop;
                 changed = true;
                 return Access::default();
             }
             let mut a = a.clone();
             if !grf_live && matches!(inst.dst.kind, DstKind::Grf { .. }) {
+                hit(cov::NULL_DST);
                 inst.dst.kind = DstKind::Null;
                 a.writes.clear();
                 a.kill = None;
@@ -85,11 +93,14 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
             } else {
                 0
             };
-            if inst.writes_flag()
-                && !defines_op
+            let cmod_dead = inst.writes_flag()
                 && cmod_flags & after.flags() == 0
-                && !matches!(inst.dst.kind, DstKind::Null)
-            {
+                && !matches!(inst.dst.kind, DstKind::Null);
+            if cmod_dead && defines_op {
+                hit(cov::REFUSE_CMOD_DEFINES_OP);
+            }
+            if cmod_dead && !defines_op {
+                hit(cov::REMOVE_CMOD);
                 inst.cmod = None;
                 a.flag_writes &= !cmod_flags;
                 a.flag_kill_lane &= !cmod_flags;
@@ -103,13 +114,17 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
                 | whole_subregs(a.flag_kill_full) & !a.flag_kill_full)
                 & after.flags()
                 & !own_reads;
-            if halves != 0 && ctx.bugs.has(Bug::DceFlagHalves) {
-                // Injected bug (BUGS.md: dce-flag-halves): flag liveness at
-                // 16-bit subregister granularity, so a write covering one
-                // byte (a SIMD8 half) kills the whole subregister, including
-                // the other half's live bits.
-                a.flag_kill_lane = whole_subregs(a.flag_kill_lane);
-                a.flag_kill_full = whole_subregs(a.flag_kill_full);
+            if halves != 0 {
+                if ctx.bugs.has(Bug::DceFlagHalves) {
+                    // Injected bug (BUGS.md: dce-flag-halves): flag liveness
+                    // at 16-bit subregister granularity, so a write covering
+                    // one byte (a SIMD8 half) kills the whole subregister,
+                    // including the other half's live bits.
+                    a.flag_kill_lane = whole_subregs(a.flag_kill_lane);
+                    a.flag_kill_full = whole_subregs(a.flag_kill_full);
+                } else {
+                    hit(cov::REFUSE_HALF_KILL);
+                }
             }
             let unpred = if inst.pred.is_some() {
                 let mut u = inst.clone();
@@ -122,12 +137,17 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
                 & a.flag_writes
                 & after.flags()
                 & !own_reads;
-            if pred_kill != 0 && ctx.bugs.has(Bug::DcePredicatedKill) {
-                // Injected bug (BUGS.md: dce-predicated-kill): a predicated
-                // flag write kills like an unpredicated one, although the
-                // channels whose predicate is false keep their old bits.
-                a.flag_kill_lane |= unpred.flag_kill_lane & a.flag_writes;
-                a.flag_kill_full |= unpred.flag_kill_full & a.flag_writes;
+            if pred_kill != 0 {
+                if ctx.bugs.has(Bug::DcePredicatedKill) {
+                    // Injected bug (BUGS.md: dce-predicated-kill): a
+                    // predicated flag write kills like an unpredicated one,
+                    // although the channels whose predicate is false keep
+                    // their old bits.
+                    a.flag_kill_lane |= unpred.flag_kill_lane & a.flag_writes;
+                    a.flag_kill_full |= unpred.flag_kill_full & a.flag_writes;
+                } else {
+                    hit(cov::REFUSE_PREDICATED_KILL);
+                }
             }
             a
         });
@@ -155,6 +175,28 @@ mod tests {
             ))
         );
         assert!(!apply(&mut p, run));
+    }
+
+    #[test]
+    fn coverage_records_the_removal_and_the_refusal() {
+        // The add is dead; the first cmp's flag is dead (the second cmp
+        // overwrites f0.0) but a CMP's cmod is its operation.
+        let text = format!("{HEAD}cmp.l.f0.0(8) g4<1>D g3<8,8,1>D 5D\ncmp.g.f0.0(8) null<1>D g3<8,8,1>D 1D\n(+f0.0) sel(8) g5<1>D g4<8,8,1>D 0D\nadd(8) g6<1>D g3<8,8,1>D 1D\nsend(8) null g2 g5 st.b32 {{ align1 1Q EOT }};");
+        let mut p = vprog(8, &text, &[(2, 1), (3, 1), (4, 1), (5, 1), (6, 1)]);
+        let rec = crate::coverage::Recording::start();
+        assert!(apply(&mut p, run));
+        let hits = rec.finish();
+        assert_eq!(
+            p.text(),
+            canon(&text.replace("add(8) g6<1>D g3<8,8,1>D 1D\n", ""))
+        );
+        assert_eq!(
+            hits,
+            crate::coverage::Hits::from([
+                (cov::REMOVE.name(), 1),
+                (cov::REFUSE_CMOD_DEFINES_OP.name(), 1),
+            ])
+        );
     }
 
     #[test]

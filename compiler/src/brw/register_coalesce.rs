@@ -48,6 +48,7 @@ pub mod cov;
 use super::liveness::Liveness;
 use super::ops::{dst_offsets, src_offsets};
 use crate::bugs::Bug;
+use crate::coverage::{hit, Point};
 use crate::passes::PassCtx;
 use crate::vir::{VProgram, GRF_BYTES};
 use eu::{DstKind, Instruction, Message, Opcode, SrcKind};
@@ -70,29 +71,57 @@ fn is_nop_mov(m: &Instruction) -> bool {
         && dst_offsets(&m.dst, m.exec_size) == src_offsets(x, m.exec_size)
 }
 
-/// A copy candidate: (S, D, register distance from S to D).
+/// A copy candidate: (S, D, register distance from S to D). A GRF-to-GRF
+/// MOV counts as examined or refused (by reason).
 fn candidate(p: &VProgram, m: &Instruction) -> Option<(usize, usize, i64)> {
     let x = m.srcs.first()?;
-    if m.op != Opcode::Mov
-        || m.pred.is_some()
-        || m.sat
-        || m.we_all
-        || m.msg.is_some()
-        || x.neg
-        || x.abs
-        || x.ty != m.dst.ty
-    {
+    if m.op != Opcode::Mov || m.msg.is_some() {
         return None;
     }
     let (SrcKind::Grf { nr: sn, .. }, DstKind::Grf { nr: dn, .. }) = (x.kind, m.dst.kind) else {
         return None;
     };
-    let (s, d) = (p.vgrf_of(sn)?, p.vgrf_of(dn)?);
-    if s == d {
-        return None;
+    let found = copy_between_vgrfs(p, m, sn, dn);
+    hit(found.map_or_else(|refusal| refusal, |_| cov::CANDIDATE));
+    found.ok()
+}
+
+/// [`candidate`] for a GRF-to-GRF MOV `m` (from `sn`, into `dn`), or why
+/// it is none.
+fn copy_between_vgrfs(
+    p: &VProgram,
+    m: &Instruction,
+    sn: u32,
+    dn: u32,
+) -> Result<(usize, usize, i64), Point> {
+    let x = &m.srcs[0];
+    if m.pred.is_some() {
+        return Err(cov::REFUSE_PREDICATED);
     }
-    let so = src_offsets(x, m.exec_size)?;
-    let dso = dst_offsets(&m.dst, m.exec_size)?;
+    if m.sat {
+        return Err(cov::REFUSE_SAT);
+    }
+    if m.we_all {
+        return Err(cov::REFUSE_NOMASK);
+    }
+    if x.neg || x.abs {
+        return Err(cov::REFUSE_MODS);
+    }
+    if x.ty != m.dst.ty {
+        return Err(cov::REFUSE_TYPE);
+    }
+    let (Some(s), Some(d)) = (p.vgrf_of(sn), p.vgrf_of(dn)) else {
+        return Err(cov::REFUSE_NOT_VGRF);
+    };
+    if s == d {
+        return Err(cov::REFUSE_SAME_VGRF);
+    }
+    let (Some(so), Some(dso)) = (
+        src_offsets(x, m.exec_size),
+        dst_offsets(&m.dst, m.exec_size),
+    ) else {
+        return Err(cov::REFUSE_NOT_WHOLE_REG);
+    };
     let delta = dso[0] as i64 - so[0] as i64;
     if delta % GRF_BYTES as i64 != 0
         || so
@@ -100,13 +129,16 @@ fn candidate(p: &VProgram, m: &Instruction) -> Option<(usize, usize, i64)> {
             .zip(&dso)
             .any(|(&a, &b)| b as i64 - a as i64 != delta)
     {
-        return None;
+        return Err(cov::REFUSE_NOT_WHOLE_REG);
     }
     let dr = delta / GRF_BYTES as i64;
     let (vs, vd) = (p.vgrfs[s], p.vgrfs[d]);
     let first = vs.first as i64 + dr;
-    (first >= vd.first as i64 && first + vs.size as i64 <= (vd.first + vd.size) as i64)
-        .then_some((s, d, dr))
+    if first >= vd.first as i64 && first + vs.size as i64 <= (vd.first + vd.size) as i64 {
+        Ok((s, d, dr))
+    } else {
+        Err(cov::REFUSE_SIZE)
+    }
 }
 
 /// Register ranges `[first, last]` of every operand (messages included).
@@ -201,7 +233,8 @@ fn intervals(p: &VProgram, live: &Liveness) -> Vec<Option<(usize, usize)>> {
 }
 
 /// Whether source register `rs` can be renamed to `rd` given the copies
-/// (Mesa's `can_coalesce_vars`).
+/// (Mesa's `can_coalesce_vars`): Ok(whether their live ranges nest), or
+/// the reason it cannot.
 fn can_coalesce_regs(
     p: &VProgram,
     live: &Liveness,
@@ -210,16 +243,16 @@ fn can_coalesce_regs(
     rd: u32,
     copies: &[usize],
     chan: &HashMap<u32, u32>,
-) -> bool {
+) -> Result<bool, Point> {
     let (Some((ss, se)), Some((ds, de))) = (iv[rs as usize], iv[rd as usize]) else {
-        return true;
+        return Ok(false);
     };
     if se <= ds || de <= ss {
-        return true;
+        return Ok(false);
     }
     let nested = (ds <= ss && se <= de) || (ss <= ds && de <= se);
     if !nested {
-        return false;
+        return Err(cov::REFUSE_NOT_NESTED);
     }
     let block = live.cfg.block_of[copies[0]];
     let first_copy = copies[0];
@@ -231,32 +264,41 @@ fn can_coalesce_regs(
         let a = &live.access[i];
         let inst = &p.insts[i];
         if seen_src_write && i < first_copy && a.reads.iter().any(|r| r.reg == rd) {
-            return false;
+            return Err(cov::REFUSE_DST_READ);
         }
         if a.writes.iter().any(|&(r, _)| r == rd) {
-            return false;
+            return Err(cov::REFUSE_DST_WRITTEN);
         }
         if a.writes.iter().any(|&(r, _)| r == rs) {
-            if i > first_copy || live.cfg.block_of[i] != block || inst.we_all || inst.pred.is_some()
-            {
-                return false;
+            if i > first_copy {
+                return Err(cov::REFUSE_SRC_AFTER);
+            }
+            if live.cfg.block_of[i] != block {
+                return Err(cov::REFUSE_SRC_OTHER_BLOCK);
+            }
+            if inst.we_all {
+                return Err(cov::REFUSE_SRC_NOMASK);
+            }
+            if inst.pred.is_some() {
+                return Err(cov::REFUSE_SRC_PRED);
             }
             let Some(w) = written_per_channel(inst) else {
-                return false;
+                return Err(cov::REFUSE_SRC_PARTIAL);
             };
             let consistent = w.iter().all(|&(ch, start, len)| {
                 (start..start + len).all(|b| b / GRF_BYTES != rs || chan.get(&b) == Some(&ch))
             });
             if !consistent {
-                return false;
+                return Err(cov::REFUSE_SRC_PARTIAL);
             }
             seen_src_write = true;
         }
     }
-    true
+    Ok(true)
 }
 
-/// Whether the copies from S to D (`dr` registers apart) may be coalesced.
+/// Whether the copies from S to D (`dr` registers apart) may be coalesced:
+/// Ok(whether some register's live ranges nest), or the reason not.
 fn can_coalesce(
     p: &VProgram,
     live: &Liveness,
@@ -264,32 +306,34 @@ fn can_coalesce(
     s: usize,
     dr: i64,
     copies: &[usize],
-) -> bool {
+) -> Result<bool, Point> {
     let block = live.cfg.block_of[copies[0]];
     if copies.iter().any(|&c| live.cfg.block_of[c] != block) {
-        return false;
+        return Err(cov::REFUSE_BLOCKS);
     }
     // Source byte -> the channel that copies it.
     let mut chan: HashMap<u32, u32> = HashMap::new();
     for &c in copies {
         let m = &p.insts[c];
         let Some(o) = src_offsets(&m.srcs[0], m.exec_size) else {
-            return false;
+            return Err(cov::REFUSE_CHANNELS);
         };
         for (k, &b) in o.iter().enumerate() {
             let ch = m.group as u32 + k as u32;
             for byte in b..b + m.dst.ty.size() {
                 if *chan.entry(byte).or_insert(ch) != ch {
-                    return false;
+                    return Err(cov::REFUSE_CHANNELS);
                 }
             }
         }
     }
     let g = p.vgrfs[s];
-    (g.first..g.first + g.size).all(|rs| {
+    let mut nested = false;
+    for rs in g.first..g.first + g.size {
         let rd = (rs as i64 + dr) as u32;
-        can_coalesce_regs(p, live, iv, rs, rd, copies, &chan)
-    })
+        nested |= can_coalesce_regs(p, live, iv, rs, rd, copies, &chan)?;
+    }
+    Ok(nested)
 }
 
 /// Renames S (registers `[first, first + size)`) by `dr` registers.
@@ -329,8 +373,10 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
     for inst in &mut p.insts {
         if is_nop_mov(inst) {
             if inst.writes_flag() {
+                hit(cov::NOP_MOV_FLAG);
                 inst.dst.kind = DstKind::Null;
             } else {
+                hit(cov::NOP_MOV_DELETE);
                 *inst = Instruction::new(Opcode::Nop, inst.exec_size);
             }
             changed = true;
@@ -362,12 +408,31 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
         let mut progress = false;
         for ((s, d), group) in groups {
             let dr = group[0].1;
-            if touched[s] || touched[d] || straddled[s] || group.iter().any(|g| g.1 != dr) {
+            if touched[s] || touched[d] {
+                continue;
+            }
+            if straddled[s] {
+                hit(cov::REFUSE_STRADDLED);
+                continue;
+            }
+            if group.iter().any(|g| g.1 != dr) {
+                hit(cov::REFUSE_DISTANCES);
                 continue;
             }
             let copies: Vec<usize> = group.iter().map(|g| g.0).collect();
-            if !can_coalesce(p, &live, &iv, s, dr, &copies) {
-                continue;
+            let nested = match can_coalesce(p, &live, &iv, s, dr, &copies) {
+                Ok(nested) => nested,
+                Err(refusal) => {
+                    hit(refusal);
+                    continue;
+                }
+            };
+            hit(cov::COALESCE);
+            if copies.len() > 1 {
+                hit(cov::COALESCE_SEVERAL);
+            }
+            if nested {
+                hit(cov::COALESCE_NESTED);
             }
             for &c in &copies {
                 let m = &mut p.insts[c];
@@ -378,6 +443,7 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
                     if ctx.bugs.has(Bug::CoalesceDropsCmod) {
                         *m = Instruction::new(Opcode::Nop, m.exec_size);
                     } else {
+                        hit(cov::COALESCE_FLAG_KEPT);
                         m.dst.kind = DstKind::Null;
                     }
                 } else {
@@ -441,6 +507,26 @@ mod tests {
         golden(
             "add(8) g4<1>F g3<8,8,1>F g5<8,8,1>F\nmov(8) g6<1>F g4<8,8,1>F\n",
             "add(8) g6<1>F g3<8,8,1>F g5<8,8,1>F\n",
+        );
+    }
+
+    #[test]
+    fn coverage_records_the_coalesce_and_the_refusal() {
+        // The raw copy is coalesced; the negating MOV is refused in both
+        // rounds (the second round finds nothing more to do).
+        let rec = crate::coverage::Recording::start();
+        golden(
+            "add(8) g4<1>F g3<8,8,1>F g5<8,8,1>F\nmov(8) g7<1>F g4<8,8,1>F\nmov(8) g6<1>F -g7<8,8,1>F\n",
+            "add(8) g7<1>F g3<8,8,1>F g5<8,8,1>F\nmov(8) g6<1>F -g7<8,8,1>F\n",
+        );
+        let hits = rec.finish();
+        assert_eq!(
+            hits,
+            crate::coverage::Hits::from([
+                (cov::CANDIDATE.name(), 1),
+                (cov::COALESCE.name(), 1),
+                (cov::REFUSE_MODS.name(), 2),
+            ])
         );
     }
 

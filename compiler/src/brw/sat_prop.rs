@@ -45,6 +45,7 @@ use super::ops::{
     access, dst_offsets, inst_valid, is_pred_sel, overlaps, src_footprint, src_offsets,
 };
 use crate::bugs::Bug;
+use crate::coverage::{hit, Point};
 use crate::passes::PassCtx;
 use crate::vir::VProgram;
 use eu::{DstKind, Instruction, MachineConfig, Opcode, Src, SrcKind};
@@ -58,14 +59,24 @@ fn is_candidate(p: &VProgram, m: &Instruction) -> bool {
     let Some(x) = m.srcs.first() else {
         return false;
     };
-    m.op == Opcode::Mov
-        && m.sat
-        && m.msg.is_none()
-        && m.dst.ty == x.ty
-        && m.dst.ty.is_float()
-        && !x.abs
-        && matches!(m.dst.kind, DstKind::Grf { nr, .. } if in_vgrf(p, nr))
-        && matches!(x.kind, SrcKind::Grf { nr, .. } if in_vgrf(p, nr))
+    if m.op != Opcode::Mov || !m.sat || m.msg.is_some() {
+        return false;
+    }
+    let refusal = if m.dst.ty != x.ty {
+        Some(cov::REFUSE_CONVERTING)
+    } else if !m.dst.ty.is_float() {
+        Some(cov::REFUSE_INT_TYPE)
+    } else if x.abs {
+        Some(cov::REFUSE_ABS)
+    } else if !(matches!(m.dst.kind, DstKind::Grf { nr, .. } if in_vgrf(p, nr))
+        && matches!(x.kind, SrcKind::Grf { nr, .. } if in_vgrf(p, nr)))
+    {
+        Some(cov::REFUSE_NOT_VGRF)
+    } else {
+        None
+    };
+    hit(refusal.unwrap_or(cov::CANDIDATE));
+    refusal.is_none()
 }
 
 /// Mesa's `can_change_types`: a raw copy whose type can be swapped for
@@ -120,6 +131,30 @@ fn push_negation(s: &mut Instruction) -> bool {
     }
 }
 
+/// Why producer `s` cannot take MOV `m`'s saturate whatever the types, if
+/// it cannot (`same_elements`: it writes exactly the elements `m` reads).
+fn producer_refusal(s: &Instruction, m: &Instruction, same_elements: bool) -> Option<Point> {
+    Some(if s.pred.is_some() && !is_pred_sel(s) {
+        cov::REFUSE_PREDICATED
+    } else if s.exec_size != m.exec_size {
+        cov::REFUSE_EXEC_SIZE
+    } else if s.group != m.group || s.we_all != m.we_all {
+        cov::REFUSE_GROUP_NOMASK
+    } else if s.msg.is_some() || !s.op.has_dst() {
+        cov::REFUSE_SEND
+    } else if !same_elements {
+        cov::REFUSE_ELEMENTS
+    } else if s.dst.ty.size() != m.srcs[0].ty.size() {
+        cov::REFUSE_TYPE_SIZE
+    } else if s.writes_flag() {
+        cov::REFUSE_WRITES_FLAG
+    } else if !can_do_saturate(s) {
+        cov::REFUSE_NO_SAT
+    } else {
+        return None;
+    })
+}
+
 /// Moves the MOV `i`'s saturate into producer `k`; `tmp_private`: nothing
 /// but the MOV (and identical `mov.sat`s) sees the producer's result.
 fn fold(
@@ -138,17 +173,8 @@ fn fold(
         (dst_offsets(&s.dst, exec), src_offsets(&x, exec)),
         (Some(d), Some(o)) if d == o
     );
-    if (s.pred.is_some() && !is_pred_sel(&s))
-        || s.exec_size != exec
-        || s.group != m.group
-        || s.we_all != m.we_all
-        || s.msg.is_some()
-        || !s.op.has_dst()
-        || !same_elements
-        || s.dst.ty.size() != x.ty.size()
-        || s.writes_flag()
-        || !can_do_saturate(&s)
-    {
+    if let Some(point) = producer_refusal(&s, &m, same_elements) {
+        hit(point);
         return false;
     }
     let mut retype = false;
@@ -161,18 +187,22 @@ fn fold(
         } else if can_change_types(&s) {
             retype = true;
         } else {
+            hit(cov::REFUSE_PRODUCER_TYPE);
             return false;
         }
     }
     if s.sat {
         // Already saturated in the MOV's type: the MOV's .sat is redundant.
         if s.dst.ty != m.dst.ty || x.neg {
+            hit(cov::REFUSE_SATURATED_DIFFERENTLY);
             return false;
         }
+        hit(cov::DROP_REDUNDANT);
         p.insts[i].sat = false;
         return true;
     }
     if !tmp_private {
+        hit(cov::REFUSE_READ_AFTER);
         return false;
     }
     let mut ns = s.clone();
@@ -185,6 +215,7 @@ fn fold(
     }
     if x.neg {
         if !ns.dst.ty.is_float() || !push_negation(&mut ns) {
+            hit(cov::REFUSE_NEGATION);
             return false;
         }
         nm.srcs[0].neg = false;
@@ -192,7 +223,15 @@ fn fold(
     ns.sat = true;
     nm.sat = false;
     if !inst_valid(&ns, machine) || !inst_valid(&nm, machine) {
+        hit(cov::REFUSE_INVALID);
         return false;
+    }
+    hit(cov::FOLD);
+    if retype {
+        hit(cov::FOLD_RETYPED);
+    }
+    if x.neg {
+        hit(cov::FOLD_NEGATED);
     }
     p.insts[k] = ns;
     p.insts[i] = nm;
@@ -241,6 +280,7 @@ fn propagate(
         let s = &p.insts[k];
         let a = access(s);
         if overlaps(&a.writes, &xfp) {
+            hit(cov::PRODUCER_LOCAL);
             return fold(p, k, i, !live_after || in_place, ctx, machine);
         }
         let reads_tmp = a.reads.iter().any(|r| {
@@ -256,13 +296,20 @@ fn propagate(
                 && !s.srcs[0].abs
                 && !x.neg;
             if !same_sat {
+                hit(cov::REFUSE_READ_BETWEEN);
                 return false;
             }
         }
     }
     match single_def_single_use(p, i, &xfp) {
-        Some(k) if k < start || k >= i => fold(p, k, i, true, ctx, machine),
-        _ => false,
+        Some(k) if k < start || k >= i => {
+            hit(cov::PRODUCER_SINGLE_DEF);
+            fold(p, k, i, true, ctx, machine)
+        }
+        _ => {
+            hit(cov::REFUSE_NO_SINGLE_PRODUCER);
+            false
+        }
     }
 }
 
@@ -524,6 +571,27 @@ mod tests {
         );
         // A second use (after the ENDIF) keeps it.
         unchanged(&format!("add(8) g4<1>F g3<8,8,1>F g5<8,8,1>F\nmov(8) g6<1>F g3<8,8,1>F\n{IF}mov.sat(8) g6<1>F g4<8,8,1>F\n{ENDIF}add(8) g6<1>F g6<8,8,1>F g4<8,8,1>F\n"));
+    }
+
+    #[test]
+    fn coverage_records_the_fold_and_the_refusal() {
+        // Backwards: the MUL takes the later mov.sat; the ADD's result is
+        // read again after its mov.sat, so that one stays.
+        let rec = crate::coverage::Recording::start();
+        golden(
+            "add(8) g4<1>F g3<8,8,1>F g5<8,8,1>F\nmov.sat(8) g7<1>F g4<8,8,1>F\nadd(8) g8<1>F g4<8,8,1>F g3<8,8,1>F\nmul(8) g9<1>F g7<8,8,1>F g8<8,8,1>F\nmov.sat(8) g6<1>F g9<8,8,1>F\n",
+            "add(8) g4<1>F g3<8,8,1>F g5<8,8,1>F\nmov.sat(8) g7<1>F g4<8,8,1>F\nadd(8) g8<1>F g4<8,8,1>F g3<8,8,1>F\nmul.sat(8) g9<1>F g7<8,8,1>F g8<8,8,1>F\nmov(8) g6<1>F g9<8,8,1>F\n",
+        );
+        let hits = rec.finish();
+        assert_eq!(
+            hits,
+            crate::coverage::Hits::from([
+                (cov::CANDIDATE.name(), 2),
+                (cov::PRODUCER_LOCAL.name(), 2),
+                (cov::FOLD.name(), 1),
+                (cov::REFUSE_READ_AFTER.name(), 1),
+            ])
+        );
     }
 
     #[test]
