@@ -73,6 +73,20 @@ bug_table! {
         "schedules an instruction early without its phi sources, hoisting a user of a loop-header phi above the phi (IR that no longer validates)";
     AlgebraicBfiIand = "algebraic-bfi-iand", "ir:algebraic", "f11a4146454 (issue #11695)",
         "rewrites iand(bfi(...)) with a wrong mask constant";
+    BoolCleanupNegatedMov = "bool-cleanup-negated-mov", "eu:bool-cleanup", "seed 000 (Iago Toral's boolean clean-up; the class of brw passes that bypass a MOV without its source modifiers)",
+        "takes b2i's `mov X:D, -N:W` for a widening MOV, so X's readers get the boolean (-1) instead of 1";
+    CseFlagOnlyStale = "cse-flag-only-stale", "eu:cse", "brw opt_cse of null-destination flag writers (seed 001; the flag-write rules of brw_fs_cse)",
+        "deletes a null-destination flag write as redundant although the flag was rewritten since the identical earlier one";
+    CopyPropModsTypeChange = "copy-prop-mods-type-change", "eu:copy-prop", "brw try_copy_propagate: source modifiers only into a reader of the same type",
+        "propagates a copy with a float negate/abs into a reader of another type, which applies the modifier to other bits";
+    B2x64UnsignedBool = "b2x64-unsigned-bool", "lowering (bool32)", "brw nir_op_b2i/b2f with a 64-bit destination (the boolean must be read signed)",
+        "reads a 32-bit boolean as UD for a 64-bit b2i/b2f, so -(0xFFFFFFFF) converts to -4294967295 instead of 1";
+    FlagSpillClobbers = "flag-spill-clobbers", "lowering (flag)", "brw flag-register allocation (a live flag handed to another value without saving it)",
+        "when every flag holds a live boolean, gives one of them to a new value without first copying the old one to a GRF";
+    SubgroupPrefillMasked = "subgroup-prefill-masked", "lowering", "brw subgroup lowering: scalar helper writes need exec_all() (NoMask)",
+        "pre-fills the flag of a vote/ballot with a masked SIMD1 MOV, which does nothing when channel 0 is disabled, so stale flag bits count as lanes";
+    RegallocLoopExitLive = "regalloc-loop-exit-live", "regalloc", "brw live intervals of values defined in a loop and live after it (channels that left early keep them while the others iterate)",
+        "does not extend a value defined in a loop and read after it over the whole loop, so a register reused inside the loop clobbers it for channels that already left";
 }
 
 impl BugInfo {

@@ -210,7 +210,7 @@ pub fn compile_with_hook(
         }
     }
     observer.begin(StageId::Regalloc);
-    let physical = regalloc::allocate(&v)?;
+    let physical = regalloc::allocate(&v, opts.bugs)?;
     check(&physical, &eu::MachineConfig::GFX11, StageId::Regalloc)?;
     observer.snapshot(Snapshot {
         stage: StageId::Regalloc,

@@ -34,6 +34,7 @@
 pub mod cov;
 
 use crate::brw::liveness::Liveness;
+use crate::bugs::{Bug, BugSet};
 use crate::coverage::hit;
 use crate::vir::{VProgram, GRF_BYTES};
 use crate::{CompileError, StageId};
@@ -44,7 +45,7 @@ const PHYS_GRFS: u32 = 128;
 
 /// Live intervals `[lo, hi]` (instruction indices) per vgrf; None for vgrfs
 /// no instruction touches.
-pub fn intervals(p: &VProgram, live: &Liveness) -> Vec<Option<(usize, usize)>> {
+pub fn intervals(p: &VProgram, live: &Liveness, bugs: BugSet) -> Vec<Option<(usize, usize)>> {
     let nv = p.vgrfs.len();
     let mut iv: Vec<Option<(usize, usize)>> = vec![None; nv];
     let touch = |iv: &mut Vec<Option<(usize, usize)>>, v: usize, i: usize| {
@@ -89,6 +90,9 @@ pub fn intervals(p: &VProgram, live: &Liveness) -> Vec<Option<(usize, usize)>> {
             let carried = live.live_in[header].regs_live(g.first, g.size)
                 && defined(&live.defined_in[header], v);
             let leaves = exit.is_some_and(|e| live.live_in[e].regs_live(g.first, g.size));
+            // Injected bug (BUGS.md: regalloc-loop-exit-live): a value that
+            // only leaves the loop keeps its plain hull.
+            let leaves = leaves && (carried || !bugs.has(Bug::RegallocLoopExitLive));
             if carried || leaves {
                 carried_any |= carried;
                 leaves_any |= !carried;
@@ -183,7 +187,7 @@ fn invalid(index: usize, text: String) -> CompileError {
 }
 
 /// Maps virtual registers onto the 128 physical GRFs.
-pub fn allocate(p: &VProgram) -> Result<eu::Program, CompileError> {
+pub fn allocate(p: &VProgram, bugs: BugSet) -> Result<eu::Program, CompileError> {
     crate::brw::cfg::Cfg::build(&p.insts).map_err(|e| CompileError::InvalidEu {
         stage: StageId::Regalloc,
         rule: e.rule,
@@ -210,7 +214,7 @@ pub fn allocate(p: &VProgram) -> Result<eu::Program, CompileError> {
         }
     }
     let live = Liveness::compute(p).ok_or_else(|| invalid(0, "liveness failed".into()))?;
-    let iv = intervals(p, &live);
+    let iv = intervals(p, &live, bugs);
     let base = match scan(p, &iv, false) {
         Some(b) => {
             hit(cov::FIRST_FIT);
@@ -390,7 +394,7 @@ mod tests {
     fn high_pressure_that_fits() {
         // 124 values + address + x = 126 = every free GRF (g2..g127).
         let p = pressure_program(124);
-        let prog = allocate(&p).unwrap();
+        let prog = allocate(&p, BugSet::NONE).unwrap();
         let input = |k: u32| 1000 + k as u64;
         let sum = |k: u32| (124 * (1000 + k as u64) + 124 * 123 / 2) & 0xffff_ffff;
         let got = physical_outputs(&p, &prog, 11, &input);
@@ -407,7 +411,7 @@ mod tests {
     fn too_much_pressure_is_a_compiler_limit() {
         let p = pressure_program(125);
         assert_eq!(
-            allocate(&p),
+            allocate(&p, BugSet::NONE),
             Err(CompileError::CompilerLimit {
                 stage: StageId::Regalloc,
                 message: "register allocation needs 127 GRFs at instruction 126 but only 126 are free (g2..g127)".into()
@@ -440,7 +444,7 @@ mod tests {
         assert!(!hits.contains_key(cov::LIMIT_PRESSURE.name()));
         // Too many values live at once.
         let rec = Recording::start();
-        assert!(allocate(&pressure_program(125)).is_err());
+        assert!(allocate(&pressure_program(125), BugSet::NONE).is_err());
         let hits = rec.finish();
         assert_eq!(hits.get(cov::LIMIT_PRESSURE.name()), Some(&1));
         assert!(!hits.contains_key(cov::FIRST_FIT.name()));
@@ -456,7 +460,7 @@ mod tests {
         let vg: Vec<(u32, u32)> = (2..9).map(|r| (r, 1)).collect();
         let p = vprog(8, LOOP, &vg);
         let live = Liveness::compute(&p).unwrap();
-        let iv = intervals(&p, &live);
+        let iv = intervals(&p, &live, BugSet::NONE);
         // vgrf 3 = b, 4 = c, 5 = t; the loop is [5, 10].
         assert_eq!(iv[3], Some((4, 10)));
         assert_eq!(iv[4], Some((5, 6)));
@@ -464,7 +468,7 @@ mod tests {
         // The loop counter and accumulator are loop-carried.
         assert_eq!(iv[2], Some((2, 11)));
         assert_eq!(iv[6], Some((3, 10)));
-        let prog = allocate(&p).unwrap();
+        let prog = allocate(&p, BugSet::NONE).unwrap();
         let reg = |i: usize| match prog.insts[i].dst.kind {
             DstKind::Grf { nr, .. } => nr,
             _ => unreachable!(),
@@ -481,13 +485,45 @@ mod tests {
         assert_eq!(got[12][0].unwrap().bits, acc as u64);
     }
 
+    /// Lane k loops x_k = k % 4 + 1 times. Each iteration a NoMask scalar
+    /// t = 7 (g5) dies at w = i + t (g7); v = w + 1 (g6) is defined in the
+    /// loop and stored after it.
+    const LOOP_EXIT: &str = "shl(8) g2<1>UD g1<8,8,1>UD 0x00000003UD\nsend(8) g3 g2 ld.b32\nmov(8) g4<1>D 0D\nL0:\nmov(1) g5<1>UD 7UD { align1 WE_all 1N };\nadd(8) g7<1>D g4<8,8,1>D g5<0,1,0>D\nadd(8) g6<1>D g7<8,8,1>D 1D\nadd(8) g4<1>D g4<8,8,1>D 1D\ncmp.l.f0.0(8) null<1>D g4<8,8,1>D g3<8,8,1>D\n(+f0.0) while(8) JIP: L0\nsend(8) null g2 g6 st.b32 { align1 1Q EOT };";
+
+    #[test]
+    fn a_value_leaving_a_loop_lives_over_the_whole_loop() {
+        let vg: Vec<(u32, u32)> = (2..8).map(|r| (r, 1)).collect();
+        let p = vprog(8, LOOP_EXIT, &vg);
+        let live = Liveness::compute(&p).unwrap();
+        // The loop is [3, 8]; v (vgrf 4) is born at 5 and stored at 9.
+        assert_eq!(intervals(&p, &live, BugSet::NONE)[4], Some((3, 9)));
+        let input = |k: u32| u64::from(k % 4 + 1);
+        // Lane k's v is its last i + 8: x_k + 7.
+        let want: Vec<u64> = (0..8u64).map(|k| k % 4 + 1 + 7).collect();
+        let stored = |prog: &eu::Program| -> Vec<u64> {
+            physical_outputs(&p, prog, 8, &input)
+                .iter()
+                .map(|o| o[0].unwrap().bits)
+                .collect()
+        };
+        assert_eq!(stored(&allocate(&p, BugSet::NONE).unwrap()), want);
+        // regalloc-loop-exit-live: v keeps its hull [5, 9] and takes t's
+        // register, which the NoMask write rewrites in channel 0 while
+        // lane 0 (which left after one iteration) still needs its 8.
+        let bug = BugSet::NONE.with(Bug::RegallocLoopExitLive);
+        assert_eq!(intervals(&p, &live, bug)[4], Some((5, 9)));
+        let mut bad = want.clone();
+        bad[0] = 7;
+        assert_eq!(stored(&allocate(&p, bug).unwrap()), bad);
+    }
+
     #[test]
     fn two_grf_vgrfs_get_consecutive_registers() {
         // SIMD16 (payload g0-g2): every value spans two GRFs; the one-GRF
         // temporary sits between them in the virtual file.
         let text = "shl(16) g3<1>UD g1<8,8,1>UD 0x00000003UD\nsend(16) g5 g3 ld.b32 { align1 1H };\nmov(8) g7<1>D 3D\nadd(16) g8<1>D g5<8,8,1>D g7.1<0,1,0>D\nmul(16) g10<1>D g8<8,8,1>D 2W\nsend(16) null g3 g10 st.b32 { align1 1H EOT };";
         let p = vprog(16, text, &[(3, 2), (5, 2), (7, 1), (8, 2), (10, 2)]);
-        let prog = allocate(&p).unwrap();
+        let prog = allocate(&p, BugSet::NONE).unwrap();
         // Linear scan: address g3-g4, x g5-g6, tmp g7, y g8-g9 (x is still
         // read by y's instruction: closed intervals), z after x and tmp died:
         // g5-g6.
@@ -500,7 +536,7 @@ mod tests {
         assert_eq!(got, outputs(&p, 29, &input, 0));
         assert_eq!(got[28][0].unwrap().bits, (28 + 40 + 3) * 2);
         // The fallback order puts multi-GRF values at the top of the file.
-        let iv = intervals(&p, &Liveness::compute(&p).unwrap());
+        let iv = intervals(&p, &Liveness::compute(&p).unwrap(), BugSet::NONE);
         assert_eq!(
             iv,
             vec![

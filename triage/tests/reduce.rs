@@ -287,6 +287,13 @@ bug_tests! {
     reduces_bitfield_expand_edge => "bitfield-expand-edge",
     reduces_algebraic_bfi_iand => "algebraic-bfi-iand",
     reduces_gcm_ignores_phi_source => "gcm-ignores-phi-source",
+    reduces_bool_cleanup_negated_mov => "bool-cleanup-negated-mov",
+    reduces_cse_flag_only_stale => "cse-flag-only-stale",
+    reduces_copy_prop_mods_type_change => "copy-prop-mods-type-change",
+    reduces_b2x64_unsigned_bool => "b2x64-unsigned-bool",
+    reduces_flag_spill_clobbers => "flag-spill-clobbers",
+    reduces_subgroup_prefill_masked => "subgroup-prefill-masked",
+    reduces_regalloc_loop_exit_live => "regalloc-loop-exit-live",
 }
 
 #[test]

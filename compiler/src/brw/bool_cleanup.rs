@@ -98,7 +98,7 @@ use super::ops::{
     access, dst_footprint, dst_offsets, inst_valid, overlaps, regions_for, src_footprint,
     src_offsets,
 };
-use crate::bugs::BugSet;
+use crate::bugs::{Bug, BugSet};
 use crate::coverage::{hit, Point};
 use crate::passes::PassCtx;
 use crate::vir::{VProgram, GRF_BYTES};
@@ -273,6 +273,7 @@ fn candidate(
     b: &Bools,
     multi: &[u32],
     m: usize,
+    bugs: BugSet,
 ) -> Option<(Src, Vec<u32>, Vec<u32>)> {
     let i = &p.insts[m];
     let s = *i.srcs.first()?;
@@ -290,7 +291,13 @@ fn candidate(
         Some(cov::REFUSE_PREDICATED)
     } else if i.we_all {
         Some(cov::REFUSE_NOMASK)
-    } else if i.cmod.is_some() || i.sat || s.neg || s.abs {
+    } else if i.cmod.is_some()
+        || i.sat
+        || s.abs
+        // Injected bug (BUGS.md: bool-cleanup-negated-mov): b2i's
+        // `mov X:D, -N:W` is taken for a plain widening MOV.
+        || (s.neg && !bugs.has(Bug::BoolCleanupNegatedMov))
+    {
         Some(cov::REFUSE_MODIFIERS)
     } else {
         None
@@ -323,7 +330,7 @@ fn candidate(
         return None;
     };
     hit(cov::CANDIDATE);
-    Some((s, d, o))
+    Some((Src { neg: false, ..s }, d, o))
 }
 
 /// How source `s` (at `exec` channels) reads candidate `c`'s X, and the
@@ -499,7 +506,7 @@ fn rewrite(
 }
 
 /// Runs the pass; returns whether it changed the program.
-pub fn run(p: &mut VProgram, _ctx: &PassCtx) -> bool {
+pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
     let Ok(cfg) = Cfg::build(&p.insts) else {
         return false;
     };
@@ -528,7 +535,7 @@ pub fn run(p: &mut VProgram, _ctx: &PassCtx) -> bool {
     let mut cands = Vec::new();
     for blk in &cfg.blocks {
         for m in blk.start..blk.end {
-            let Some((src, dst_offs, src_offs)) = candidate(p, &b, &multi, m) else {
+            let Some((src, dst_offs, src_offs)) = candidate(p, &b, &multi, m, ctx.bugs) else {
                 continue;
             };
             let i = &p.insts[m];

@@ -502,3 +502,31 @@ send(8) null g0 end { align1 1Q EOT };";
     assert!(!apply(&mut p, run));
     assert_eq!(p.text(), canon(native));
 }
+
+#[test]
+fn a_negating_mov_is_no_widening_unless_the_bug_is_injected() {
+    // bool16's b2i: mov X:D, -N:W makes 1, not -1. Its XOR reader (a
+    // combine) must keep reading X; bool-cleanup-negated-mov rewrites it to
+    // read N, which gives -1 for true.
+    let body = "cmp.l.f0.0(8) g4<2>W g3<16,8,2>W 5W
+mov(8) g5<1>D -g4<16,8,2>W
+xor(8) g8<1>D g5<8,8,1>D 0D
+send(8) null g2 g8 st.b32 { align1 1Q EOT };";
+    let text = format!("{HEAD}{body}");
+    refused(&text, 8);
+    let p = vprog(8, &text, &vg(8));
+    let mut q = p.clone();
+    assert!(crate::brw::testutil::apply_with_bugs(
+        &mut q,
+        run,
+        BugSet::NONE.with(Bug::BoolCleanupNegatedMov)
+    ));
+    let want = body.replace(
+        "xor(8) g8<1>D g5<8,8,1>D 0D",
+        "xor(8) g8<1>D g4<16,8,2>W 0W",
+    );
+    assert_eq!(q.text(), canon(&format!("{HEAD}{want}")));
+    // Inputs below 5 (0, 4, -1, ...) are true: 1 before, -1 after.
+    let out = |p: &VProgram| crate::brw::testutil::outputs(p, 11, &input, 0);
+    assert_ne!(out(&p), out(&q));
+}

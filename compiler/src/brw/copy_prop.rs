@@ -157,7 +157,13 @@ fn takes_float_mods(reader: &Instruction, ty: eu::RegType) -> bool {
 }
 
 /// Tries to replace `reader.srcs[k]` by the copy's source.
-fn propagate(reader: &mut Instruction, k: usize, m: &Instruction, machine: &MachineConfig) -> bool {
+fn propagate(
+    reader: &mut Instruction,
+    k: usize,
+    m: &Instruction,
+    machine: &MachineConfig,
+    bugs: BugSet,
+) -> bool {
     let s = reader.srcs[k];
     let size = m.dst.ty.size();
     if !matches!(s.kind, SrcKind::Grf { .. }) {
@@ -173,10 +179,14 @@ fn propagate(reader: &mut Instruction, k: usize, m: &Instruction, machine: &Mach
     // give abs = R.abs | C.abs, neg = R.neg if R.abs else R.neg ^ C.neg.
     let (neg, abs) = if ms.neg || ms.abs {
         if s.ty != ms.ty {
-            hit(cov::REFUSE_MODS_TYPE);
-            return false;
-        }
-        if !takes_float_mods(reader, s.ty) {
+            // Injected bug (BUGS.md: copy-prop-mods-type-change): the
+            // modifier moves into a reader of another type, which applies
+            // it to that type's value (an integer negate of float bits).
+            if !bugs.has(Bug::CopyPropModsTypeChange) {
+                hit(cov::REFUSE_MODS_TYPE);
+                return false;
+            }
+        } else if !takes_float_mods(reader, s.ty) {
             hit(cov::REFUSE_MODS_READER);
             return false;
         }
@@ -478,7 +488,7 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
                         .is_some_and(|((a0, a1), (b0, b1))| a0 < b1 && b0 < a1);
                     if near
                         && overlaps(&src_footprint(&reader.srcs[s], reader.exec_size), &dst_fp)
-                        && propagate(reader, s, &mv, &machine)
+                        && propagate(reader, s, &mv, &machine, ctx.bugs)
                     {
                         changed = true;
                         if !(blk.start..blk.end).contains(&k) {
@@ -717,5 +727,26 @@ mod tests {
         ] {
             golden_f(b, b);
         }
+    }
+
+    #[test]
+    fn injected_bug_moves_a_float_negate_into_a_raw_read() {
+        // copy-prop-mods-type-change: the UD MOV gets the F copy's negate
+        // and negates the integer: 1.0 (0x3f800000) becomes 0xc0800000
+        // instead of -1.0 (0xbf800000).
+        let b = "mov(8) g4<1>F -g3<8,8,1>F\nmov(8) g6<1>UD g4<8,8,1>UD\n";
+        let p = vprog(8, &format!("{HEAD}{b}{STORE}"), VG);
+        let mut q = p.clone();
+        assert!(apply_with_bugs(
+            &mut q,
+            run,
+            BugSet::NONE.with(Bug::CopyPropModsTypeChange)
+        ));
+        let want = "mov(8) g4<1>F -g3<8,8,1>F\nmov(8) g6<1>UD -g3<8,8,1>UD\n";
+        assert_eq!(q.text(), canon(&format!("{HEAD}{want}{STORE}")));
+        assert_ne!(
+            outputs(&p, 11, &float_input, 0),
+            outputs(&q, 11, &float_input, 0)
+        );
     }
 }

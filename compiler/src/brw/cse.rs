@@ -296,7 +296,17 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
                 };
                 let matched = avail
                     .iter()
-                    .find(|e| same_op(&e.inst, &inst) && flags_same(e));
+                    .find(|e| same_op(&e.inst, &inst) && flags_same(e))
+                    .or_else(|| {
+                        // Injected bug (BUGS.md: cse-flag-only-stale): a
+                        // flag-only writer matches an identical earlier one
+                        // even though the flag was rewritten in between.
+                        avail.iter().rev().find(|e| {
+                            inst.dst.is_null()
+                                && same_op(&e.inst, &inst)
+                                && ctx.bugs.has(Bug::CseFlagOnlyStale)
+                        })
+                    });
                 // sat(-x) != -sat(x): no negation matching with .sat.
                 let sat_refused = |e: &Entry| {
                     if e.inst.sat && ctx.bugs.has(Bug::CseNegSat) {
@@ -593,6 +603,27 @@ mod tests {
         ] {
             golden(b, STORE_SUM, b);
         }
+    }
+
+    #[test]
+    fn injected_bug_deletes_a_stale_flag_only_writer() {
+        // cse-flag-only-stale: the and.z rewrites f0.0 between the two
+        // retests, and the bug deletes the second one anyway, so the second
+        // SEL is predicated on and.z's result.
+        let body = "mov.nz.f0.0(8) null<1>D g3<8,8,1>D\n(+f0.0) sel(8) g4<1>D g3<8,8,1>D 1D\nand.z.f0.0(8) g6<1>D g3<8,8,1>D 4D\nmov.nz.f0.0(8) null<1>D g3<8,8,1>D\n(+f0.0) sel(8) g5<1>D g6<8,8,1>D 2D\n";
+        let p = vprog(8, &format!("{HEAD}{body}{STORE_SUM}"), VG);
+        let mut q = p.clone();
+        assert!(apply_with_bugs(
+            &mut q,
+            run,
+            BugSet::NONE.with(Bug::CseFlagOnlyStale)
+        ));
+        let want = "mov.nz.f0.0(8) null<1>D g3<8,8,1>D\n(+f0.0) sel(8) g4<1>D g3<8,8,1>D 1D\nand.z.f0.0(8) g6<1>D g3<8,8,1>D 4D\n(+f0.0) sel(8) g5<1>D g6<8,8,1>D 2D\n";
+        assert_eq!(q.text(), canon(&format!("{HEAD}{want}{STORE_SUM}")));
+        // Among the inputs some lane is non-zero with bit 2 set, where the
+        // two flags disagree.
+        let input = |k: u32| (k as u64).wrapping_mul(0x9e37_79b9) & 0xffff_ffff;
+        assert_ne!(outputs(&p, 11, &input, 0), outputs(&q, 11, &input, 0));
     }
 
     #[test]

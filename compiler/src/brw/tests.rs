@@ -114,7 +114,7 @@ L4:
 add(8) g13<1>D g5<8,8,1>D g6<8,8,1>D
 send(8) null g2 g13 st.b32 { align1 1Q EOT };";
     assert_eq!(p.text(), canon(want));
-    let prog = crate::regalloc::allocate(&p).unwrap();
+    let prog = crate::regalloc::allocate(&p, crate::bugs::BugSet::NONE).unwrap();
     eu::validate(&prog, &eu::MachineConfig::GFX11).unwrap();
     let d = eu::Dispatch {
         invocations: 13,

@@ -285,7 +285,11 @@ impl Lower<'_> {
             return SCRATCH_FLAG;
         };
         hit(cov::FLAG_SPILL);
-        self.bool_in_grf(victim, 32);
+        // Injected bug (BUGS.md: flag-spill-clobbers): without the copy the
+        // victim still names the flag that `v` now overwrites.
+        if !self.bugs.has(crate::bugs::Bug::FlagSpillClobbers) {
+            self.bool_in_grf(victim, 32);
+        }
         self.flags.owner[i] = Some(v);
         self.flags.slots[i]
     }

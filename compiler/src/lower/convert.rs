@@ -34,6 +34,18 @@ impl Lower<'_> {
                     _ => sint(n),
                 };
                 // true is ~0, so -(~0) = 1 (an integer source converted to ty).
+                let src =
+                    if width == 32 && n == 64 && self.bugs.has(crate::bugs::Bug::B2x64UnsignedBool)
+                    {
+                        // Injected bug (BUGS.md: b2x64-unsigned-bool): the
+                        // boolean is read as UD, 4294967295, not -1.
+                        Src {
+                            ty: RegType::UD,
+                            ..src
+                        }
+                    } else {
+                        src
+                    };
                 self.mov(dest(loc, ty), src.negated());
             }
             Op::I2b => {

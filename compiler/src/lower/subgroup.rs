@@ -45,7 +45,14 @@ impl Lower<'_> {
             ty,
             stride: 1,
         };
-        self.nomask(Instruction::alu(Opcode::Mov, 1, d, &[imm(value, ty)]));
+        let fill = Instruction::alu(Opcode::Mov, 1, d, &[imm(value, ty)]);
+        if self.bugs.has(crate::bugs::Bug::SubgroupPrefillMasked) {
+            // Injected bug (BUGS.md: subgroup-prefill-masked): a masked
+            // SIMD1 write runs only when channel 0 is enabled.
+            self.emit(fill);
+        } else {
+            self.nomask(fill);
+        }
     }
 
     /// Reads the scratch flag into a scalar dword.

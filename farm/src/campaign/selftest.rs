@@ -310,14 +310,22 @@ pub fn run(
 impl Table {
     /// The table as text: one line per bug, then totals.
     pub fn text(&self) -> String {
+        // The bug column fits the longest name.
+        let w = self
+            .rows
+            .iter()
+            .map(|r| r.bug.len())
+            .max()
+            .unwrap_or(0)
+            .max(24);
         let mut s = format!(
-            "{:<24} {:<5} {:>8} {:>7} {:>9} {:<22} {}\n",
+            "{:<w$} {:<5} {:>8} {:>7} {:>9} {:<22} {}\n",
             "bug", "found", "time", "cases", "reduced", "culprit", "named"
         );
         let opt = |x: Option<String>| x.unwrap_or_else(|| "-".into());
         for r in &self.rows {
             s.push_str(&format!(
-                "{:<24} {:<5} {:>8} {:>7} {:>9} {:<22} {}\n",
+                "{:<w$} {:<5} {:>8} {:>7} {:>9} {:<22} {}\n",
                 r.bug,
                 if r.found { "yes" } else { "no" },
                 opt(r.seconds_to_first.map(|t| format!("{t:.2}s"))),
