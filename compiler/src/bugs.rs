@@ -87,6 +87,16 @@ bug_table! {
         "pre-fills the flag of a vote/ballot with a masked SIMD1 MOV, which does nothing when channel 0 is disabled, so stale flag bits count as lanes";
     RegallocLoopExitLive = "regalloc-loop-exit-live", "regalloc", "brw live intervals of values defined in a loop and live after it (channels that left early keep them while the others iterate)",
         "does not extend a value defined in a loop and read after it over the whole loop, so a register reused inside the loop clobbers it for channels that already left";
+    ConstFoldSourceSize = "const-fold-source-size", "ir:const-fold", "nir_constant_expressions: each source evaluated at its own bit size (unsized sources take the destination's)",
+        "evaluates a source narrower than the destination at the destination's size, so a widening conversion of a constant zero-extends (i2i64 of -1 gives 4294967295) and f2f of a half reads its bits as a wider float";
+    CopyPropLoopPhi = "copy-prop-loop-phi", "ir:copy-prop", "nir_opt_remove_phis: a phi is trivial only if every source (back edges included) is one value",
+        "takes a loop-header phi whose sources from outside the loop agree for a copy, ignoring the back-edge value";
+    PeepholeSelectCrossInvocation = "peephole-select-cross-invocation", "ir:peephole-select", "nir_opt_peephole_select's block_check_for_allowed_instrs: no intrinsic that depends on the active lanes",
+        "speculates a vote, ballot, elect or read_first_invocation out of an if arm, so it runs with the lanes of the other arm active too";
+    DceLoopPhiBackEdge = "dce-loop-phi-back-edge", "ir:dce", "nir_opt_dce's loop handling (liveness must flow along loop back edges into phi sources)",
+        "lets liveness flow from a live loop-header phi only into its sources from outside the loop, so a value used only around the back edge is removed (IR that no longer validates)";
+    GcmHoistsCrossInvocation = "gcm-hoists-cross-invocation", "ir:gcm", "nir_opt_gcm pinning: instructions that are not CAN_REORDER (subgroup intrinsics) stay in their block",
+        "hoists a loop-invariant subgroup op out of its loop, so it runs with the lanes active before the loop instead of those of each iteration";
 }
 
 impl BugInfo {

@@ -17,6 +17,7 @@
 pub mod cov;
 
 use super::{Node, Subst};
+use crate::bugs::Bug;
 use crate::coverage::hit;
 use crate::passes::PassCtx;
 use ir::eval::Args;
@@ -25,7 +26,7 @@ use ir::{Instr, Op, OpClass, Program, ValueKind, ValueMap};
 
 /// Folds constant ALU instructions and constant-condition `bcsel`s; returns
 /// whether the program changed.
-pub fn run(p: &mut Program, _ctx: &PassCtx) -> bool {
+pub fn run(p: &mut Program, ctx: &PassCtx) -> bool {
     let bound = p.value_bound();
     // The constant each value holds, as (bits, value), once its load_const
     // has been seen; program order visits definitions before uses.
@@ -39,7 +40,7 @@ pub fn run(p: &mut Program, _ctx: &PassCtx) -> bool {
             for s in &mut i.srcs {
                 subst.rewrite(s);
             }
-            match fold(i, &consts) {
+            match fold(i, &consts, ctx) {
                 Fold::Keep => {}
                 Fold::Const(v) => {
                     i.op = Op::LoadConst;
@@ -74,7 +75,7 @@ enum Fold {
     Copy(ir::ValueId),
 }
 
-fn fold(i: &Instr, consts: &ValueMap<(u8, u64)>) -> Fold {
+fn fold(i: &Instr, consts: &ValueMap<(u8, u64)>, ctx: &PassCtx) -> Fold {
     let info = i.op.info();
     let (Some(eval), Some(dest)) = (info.eval, i.dest) else {
         if info.class == OpClass::Subgroup
@@ -110,6 +111,17 @@ fn fold(i: &Instr, consts: &ValueMap<(u8, u64)>) -> Fold {
         };
         args.src[k] = v;
         args.src_bits[k] = bits;
+    }
+    let n = i.srcs.len();
+    if dest.bits > 1
+        && args.src_bits[..n].iter().any(|&b| b > 1 && b < dest.bits)
+        && ctx.bugs.has(Bug::ConstFoldSourceSize)
+    {
+        // Injected bug (BUGS.md: const-fold-source-size): narrower
+        // sources are read at the destination's size (zero-extended).
+        for b in args.src_bits[..n].iter_mut().filter(|b| **b > 1) {
+            *b = (*b).max(dest.bits);
+        }
     }
     match eval(&args) {
         Ok(v) => {
@@ -616,5 +628,27 @@ impl main {
                 }
             });
         }
+    }
+
+    #[test]
+    fn injected_bug_reads_narrow_sources_at_the_destination_size() {
+        use super::super::testing::bug_case_after;
+        use crate::bugs::Bug;
+        let run = |bug| bug_case_after(super::run, "const-fold-source-size", bug);
+        // i2i64 of a 32-bit -1 sign-extends; i2f32 of a 16-bit -2 is -2.0.
+        let clean = run(None);
+        assert!(
+            clean.contains("64 %3 = load_const (0xffffffffffffffff)"),
+            "{clean}"
+        );
+        assert!(clean.contains("32 %6 = load_const (0xc0000000)"), "{clean}");
+        // The bug reads 0xffffffff as a 64-bit 4294967295 and 0xfffe as a
+        // 32-bit 65534 (65534.0 = 0x477ffe00).
+        let buggy = run(Some(Bug::ConstFoldSourceSize));
+        assert!(
+            buggy.contains("64 %3 = load_const (0x00000000ffffffff)"),
+            "{buggy}"
+        );
+        assert!(buggy.contains("32 %6 = load_const (0x477ffe00)"), "{buggy}");
     }
 }

@@ -24,6 +24,7 @@
 pub mod cov;
 
 use super::{Node, Subst};
+use crate::bugs::{Bug, BugSet};
 use crate::coverage::hit;
 use crate::passes::PassCtx;
 use ir::cfg::Cfg;
@@ -31,16 +32,16 @@ use ir::{Instr, Op, Program, ValueId, ValueMap};
 
 /// Removes copies by rewriting their uses; returns whether the program
 /// changed.
-pub fn run(p: &mut Program, _ctx: &PassCtx) -> bool {
+pub fn run(p: &mut Program, ctx: &PassCtx) -> bool {
     let mut changed = false;
-    while round(p) {
+    while round(p, ctx.bugs) {
         changed = true;
     }
     changed
 }
 
 /// One walk over the program; returns whether it removed a copy.
-fn round(p: &mut Program) -> bool {
+fn round(p: &mut Program, bugs: BugSet) -> bool {
     let cfg = Cfg::build(&p.body);
     let bound = p.value_bound();
     let bits = p.value_bits();
@@ -71,11 +72,28 @@ fn round(p: &mut Program) -> bool {
             }
             let me = phi.dest.id;
             let mut others = phi.srcs.iter().map(|&(_, v)| v).filter(|&v| v != me);
-            let Some(v) = others.next() else {
+            let Some(mut v) = others.next() else {
                 return true;
             };
             if !others.all(|w| w == v) {
-                return true;
+                // Injected bug (BUGS.md: copy-prop-loop-phi): only the
+                // sources from outside the loop (blocks the phi's block does
+                // not dominate) have to agree.
+                let outside: Vec<ValueId> = phi
+                    .srcs
+                    .iter()
+                    .filter(|&&(pb, w)| {
+                        w != me && cfg.index(pb).is_some_and(|x| !cfg.dominates(bi, x))
+                    })
+                    .map(|&(_, w)| w)
+                    .collect();
+                let agree = outside
+                    .first()
+                    .is_some_and(|&f| outside.iter().all(|&w| w == f));
+                if !(agree && bugs.has(Bug::CopyPropLoopPhi)) {
+                    return true;
+                }
+                v = outside[0];
             }
             let d = def_block[v.0 as usize];
             if d == bi || d == usize::MAX || !cfg.dominates(d, bi) {
@@ -632,5 +650,20 @@ impl main {
     fn keeps_the_meaning_of_the_corpus() {
         let (compared, _) = check_corpus(&[("copy-prop", super::run)]);
         assert!(compared > 300, "only {compared} runs compared");
+    }
+
+    #[test]
+    fn injected_bug_takes_a_loop_counter_for_its_initial_value() {
+        use super::super::testing::bug_case_after;
+        use crate::bugs::Bug;
+        let run = |bug| bug_case_after(super::run, "copy-prop-loop-phi", bug);
+        // %2 = phi b0: %0, b4: %4 is no copy: the back edge brings %4.
+        let clean = run(None);
+        assert!(clean.contains("32 %2 = phi b0: %0, b4: %4"), "{clean}");
+        // The bug replaces it by %0 everywhere.
+        let buggy = run(Some(Bug::CopyPropLoopPhi));
+        assert!(!buggy.contains("= phi"), "{buggy}");
+        assert!(buggy.contains("32 %4 = iadd %0, %1"), "{buggy}");
+        assert!(buggy.contains("@store_output (%0) (slot=0)"), "{buggy}");
     }
 }

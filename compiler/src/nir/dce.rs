@@ -18,21 +18,45 @@
 pub mod cov;
 
 use super::Node;
+use crate::bugs::Bug;
 use crate::coverage::hit;
 use crate::passes::PassCtx;
-use ir::{Program, ValueId};
+use ir::cfg::Cfg;
+use ir::{BlockId, Program, ValueId};
 
 /// Removes unused pure instructions and phis; returns whether the program
 /// changed.
-pub fn run(p: &mut Program, _ctx: &PassCtx) -> bool {
+pub fn run(p: &mut Program, ctx: &PassCtx) -> bool {
     let bound = p.value_bound();
+    // Only the injected bug needs the CFG (to tell back edges apart).
+    let cfg = (!ctx.bugs.is_empty()).then(|| Cfg::build(&p.body));
     // The sources of each value's definition, and the roots of liveness.
     let mut deps: Vec<Vec<ValueId>> = vec![Vec::new(); bound];
     let mut work: Vec<ValueId> = Vec::new();
     super::walk_mut(&mut p.body, &mut |node| match node {
         Node::Block(b) => {
+            // A source arriving along a back edge (from a block the phi's
+            // block dominates).
+            let back_edge = |pb: BlockId| {
+                cfg.as_ref().is_some_and(|cfg| {
+                    cfg.index(b.id)
+                        .zip(cfg.index(pb))
+                        .is_some_and(|(h, x)| cfg.dominates(h, x))
+                })
+            };
             for phi in &b.phis {
-                deps[phi.dest.id.0 as usize] = phi.srcs.iter().map(|&(_, v)| v).collect();
+                let srcs = phi.srcs.iter();
+                deps[phi.dest.id.0 as usize] = if phi.srcs.iter().any(|&(pb, _)| back_edge(pb))
+                    && ctx.bugs.has(Bug::DceLoopPhiBackEdge)
+                {
+                    // Injected bug (BUGS.md: dce-loop-phi-back-edge): the
+                    // back-edge sources are not made live.
+                    srcs.filter(|&&(pb, _)| !back_edge(pb))
+                        .map(|&(_, v)| v)
+                        .collect()
+                } else {
+                    srcs.map(|&(_, v)| v).collect()
+                };
             }
             for i in &b.instrs {
                 match i.dest {
@@ -402,5 +426,20 @@ impl main {
     fn keeps_the_meaning_of_the_corpus() {
         let (compared, _) = check_corpus(&[("dce", super::run)]);
         assert!(compared > 300, "only {compared} runs compared");
+    }
+
+    #[test]
+    fn injected_bug_drops_a_value_used_around_the_back_edge() {
+        use super::super::testing::bug_case_after;
+        use crate::bugs::Bug;
+        let run = |bug| bug_case_after(super::run, "dce-loop-phi-back-edge", bug);
+        // %5 is live: the live phi %3 reads it along the back edge.
+        let clean = run(None);
+        assert!(clean.contains("32 %5 = iadd %3, %2"), "{clean}");
+        // The bug removes it, and the phi names a value nobody defines.
+        let buggy = run(Some(Bug::DceLoopPhiBackEdge));
+        assert!(!buggy.contains("%5 = iadd"), "{buggy}");
+        let p = ir::parse_program(&buggy).unwrap();
+        assert!(validate(&p).is_err());
     }
 }

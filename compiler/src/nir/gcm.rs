@@ -62,7 +62,16 @@ pub fn run(p: &mut Program, ctx: &PassCtx) -> bool {
             let Some(d) = i.dest else {
                 continue;
             };
-            if !i.op.can_speculate() {
+            // Injected bug (BUGS.md: gcm-hoists-cross-invocation): an op
+            // pinned only because it reads the active lanes moves anyway.
+            let unpinned = |i: &Instr| {
+                i.op.is_cross_invocation()
+                    && !i.op.has_side_effects()
+                    && !i.op.may_be_undefined()
+                    && placement(&cfg, &def_block, i, bi) != bi
+                    && ctx.bugs.has(Bug::GcmHoistsCrossInvocation)
+            };
+            if !i.op.can_speculate() && !unpinned(i) {
                 // Pinned; recorded where it would otherwise leave a loop.
                 if cfg.loop_depth[bi] > 0 && placement(&cfg, &def_block, i, bi) != bi {
                     hit(if i.op.is_cross_invocation() {
@@ -416,5 +425,21 @@ impl main {
         ];
         let (compared, _) = check_corpus(&passes);
         assert!(compared > 300, "only {compared} runs compared");
+    }
+
+    #[test]
+    fn injected_bug_hoists_a_subgroup_op_out_of_its_loop() {
+        use super::super::testing::bug_case_after;
+        use crate::bugs::Bug;
+        let run = |bug| bug_case_after(super::run, "gcm-hoists-cross-invocation", bug);
+        let in_loop = |text: &str| {
+            let at = text.find("@read_first_invocation").unwrap();
+            text[..at].contains("loop {")
+        };
+        // Pinned: it stays in the loop header.
+        assert!(in_loop(&run(None)));
+        // The bug moves it to b0, before the loop.
+        let buggy = run(Some(Bug::GcmHoistsCrossInvocation));
+        assert!(!in_loop(&buggy), "{buggy}");
     }
 }

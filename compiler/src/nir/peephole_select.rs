@@ -22,6 +22,7 @@
 #[path = "peephole_select_cov.rs"]
 pub mod cov;
 
+use crate::bugs::{Bug, BugSet};
 use crate::coverage::{hit, Point};
 use crate::passes::PassCtx;
 use ir::{Block, BlockId, CfNode, Def, If, Instr, Op, Program};
@@ -30,9 +31,9 @@ use ir::{Block, BlockId, CfNode, Def, If, Instr, Op, Program};
 pub const LIMIT: usize = 8;
 
 /// Converts small `if`s into selects; returns whether the program changed.
-pub fn run(p: &mut Program, _ctx: &PassCtx) -> bool {
+pub fn run(p: &mut Program, ctx: &PassCtx) -> bool {
     let mut renames: Vec<(BlockId, BlockId)> = Vec::new();
-    list(&mut p.body, &mut renames);
+    list(&mut p.body, &mut renames, ctx.bugs);
     if renames.is_empty() {
         return false;
     }
@@ -48,7 +49,7 @@ pub fn run(p: &mut Program, _ctx: &PassCtx) -> bool {
 
 /// The arm's single block, if the arm can be speculated; otherwise the
 /// decision point of the reason it cannot.
-fn arm(body: &[CfNode]) -> Result<&Block, Point> {
+fn arm(body: &[CfNode], bugs: BugSet) -> Result<&Block, Point> {
     let [CfNode::Block(b)] = body else {
         return Err(cov::REFUSE_CONTROL_FLOW);
     };
@@ -61,7 +62,16 @@ fn arm(body: &[CfNode]) -> Result<&Block, Point> {
     if b.instrs.len() > LIMIT {
         return Err(cov::REFUSE_TOO_MANY);
     }
-    if let Some(i) = b.instrs.iter().find(|i| !i.op.can_speculate()) {
+    // Injected bug (BUGS.md: peephole-select-cross-invocation): an op that
+    // is only unsafe because it reads the active lanes is speculated.
+    let lane_dependent_only = |i: &Instr| {
+        i.op.is_cross_invocation() && !i.op.has_side_effects() && !i.op.may_be_undefined()
+    };
+    let speculated = |i: &Instr| {
+        i.op.can_speculate()
+            || (lane_dependent_only(i) && bugs.has(Bug::PeepholeSelectCrossInvocation))
+    };
+    if let Some(i) = b.instrs.iter().find(|i| !speculated(i)) {
         return Err(if i.op.has_side_effects() {
             cov::REFUSE_SIDE_EFFECT
         } else if i.op.is_cross_invocation() {
@@ -74,21 +84,21 @@ fn arm(body: &[CfNode]) -> Result<&Block, Point> {
 }
 
 /// Converts the `if`s of a list, innermost first.
-fn list(nodes: &mut Vec<CfNode>, renames: &mut Vec<(BlockId, BlockId)>) {
+fn list(nodes: &mut Vec<CfNode>, renames: &mut Vec<(BlockId, BlockId)>, bugs: BugSet) {
     for n in nodes.iter_mut() {
         match n {
             CfNode::If(f) => {
-                list(&mut f.then_body, renames);
-                list(&mut f.else_body, renames);
+                list(&mut f.then_body, renames, bugs);
+                list(&mut f.else_body, renames, bugs);
             }
-            CfNode::Loop(l) => list(&mut l.body, renames),
+            CfNode::Loop(l) => list(&mut l.body, renames, bugs),
             CfNode::Block(_) => {}
         }
     }
     let mut k = 1;
     while k + 1 < nodes.len() {
         let ok = match &nodes[k] {
-            CfNode::If(f) => match arm(&f.then_body).and_then(|_| arm(&f.else_body)) {
+            CfNode::If(f) => match arm(&f.then_body, bugs).and_then(|_| arm(&f.else_body, bugs)) {
                 Ok(_) => true,
                 Err(point) => {
                     hit(point);
@@ -473,5 +483,19 @@ impl main {
         passes.insert(2, ("peephole-select", super::run));
         let (compared, _) = check_corpus(&passes);
         assert!(compared > 300, "only {compared} runs compared");
+    }
+
+    #[test]
+    fn injected_bug_speculates_a_lane_dependent_op() {
+        use super::super::testing::bug_case_after;
+        use crate::bugs::Bug;
+        let run = |bug| bug_case_after(super::run, "peephole-select-cross-invocation", bug);
+        // read_first_invocation depends on the active lanes: the if stays.
+        let clean = run(None);
+        assert!(clean.contains("if %2 {"), "{clean}");
+        // The bug runs it before a bcsel, with every lane active.
+        let buggy = run(Some(Bug::PeepholeSelectCrossInvocation));
+        assert!(!buggy.contains("if "), "{buggy}");
+        assert!(buggy.contains("32 %4 = bcsel %2, %3, %1"), "{buggy}");
     }
 }

@@ -35,6 +35,24 @@ pub(crate) fn ctx() -> PassCtx {
     }
 }
 
+/// The program of `corpus/bugs/NAME.sir` after one run of `pass`, with
+/// `bug` injected or not, printed without its comments (not validated:
+/// some bugs make invalid IR).
+pub(crate) fn bug_case_after(pass: Pass, name: &str, bug: Option<crate::bugs::Bug>) -> String {
+    let path = format!("{}/../corpus/bugs/{name}.sir", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut p = parse_case(&text)
+        .unwrap_or_else(|e| panic!("{path}: {e}"))
+        .program;
+    let mut c = ctx();
+    if let Some(b) = bug {
+        c.bugs = c.bugs.with(b);
+    }
+    pass(&mut p, &c);
+    p.comments.clear();
+    print_program(&p)
+}
+
 /// Runs `pass` once on `text` (with `ctx`) under a coverage recording and
 /// returns the decision points it reached, with how often.
 pub(crate) fn hits_of(pass: Pass, ctx: &PassCtx, text: &str) -> crate::coverage::Hits {
