@@ -82,10 +82,13 @@ pub fn src_offsets(s: &Src, exec: u8) -> Option<Vec<u32>> {
 
 /// Byte offsets of `exec` elements of `size` bytes read through `r` from `start`.
 pub fn region_offsets(start: u32, r: Region, size: u32, exec: u8) -> Vec<u32> {
+    region_offsets_iter(start, r, size, exec).collect()
+}
+
+/// [`region_offsets`], one channel at a time.
+fn region_offsets_iter(start: u32, r: Region, size: u32, exec: u8) -> impl Iterator<Item = u32> {
     let w = (r.w as u32).max(1);
-    (0..exec as u32)
-        .map(|c| start + ((c / w) * r.v as u32 + (c % w) * r.h as u32) * size)
-        .collect()
+    (0..exec as u32).map(move |c| start + ((c / w) * r.v as u32 + (c % w) * r.h as u32) * size)
 }
 
 /// Absolute byte offset of every channel's element of a GRF destination.
@@ -102,22 +105,40 @@ pub fn dst_offsets(d: &Dst, exec: u8) -> Option<Vec<u32>> {
     )
 }
 
-/// Adds the bytes `[off, off + size)` to a footprint list.
+/// Adds the bytes `[off, off + size)` to a footprint list (a register's
+/// pair is appended the first time one of its bytes is added).
 pub fn add_bytes(out: &mut Vec<(u32, u32)>, off: u32, size: u32) {
-    for b in off..off + size {
+    let end = off + size;
+    let mut b = off;
+    // One mask per register the range touches, not one step per byte.
+    while b < end {
         let reg = b / GRF_BYTES;
-        let bit = 1u32 << (b % GRF_BYTES);
+        let lo = b % GRF_BYTES;
+        let hi = (end - reg * GRF_BYTES).min(GRF_BYTES);
+        let n = hi - lo;
+        let mask = if n >= 32 {
+            u32::MAX
+        } else {
+            ((1u32 << n) - 1) << lo
+        };
         match out.iter_mut().find(|(r, _)| *r == reg) {
-            Some((_, m)) => *m |= bit,
-            None => out.push((reg, bit)),
+            Some((_, m)) => *m |= mask,
+            None => out.push((reg, mask)),
         }
+        b = reg * GRF_BYTES + hi;
     }
 }
 
 /// The footprint of elements of `size` bytes at `offsets`.
 pub fn footprint(offsets: &[u32], size: u32) -> Vec<(u32, u32)> {
+    footprint_of(offsets.iter().copied(), size)
+}
+
+/// The footprint of elements of `size` bytes at the offsets `offsets`
+/// yields (without collecting them first).
+fn footprint_of(offsets: impl Iterator<Item = u32>, size: u32) -> Vec<(u32, u32)> {
     let mut out = Vec::new();
-    for &o in offsets {
+    for o in offsets {
         add_bytes(&mut out, o, size);
     }
     out
@@ -142,18 +163,24 @@ pub fn covered_by(a: &[(u32, u32)], b: &[(u32, u32)]) -> bool {
 
 /// GRF footprint of a source (empty for immediates, null and flags).
 pub fn src_footprint(s: &Src, exec: u8) -> Vec<(u32, u32)> {
-    src_offsets(s, exec).map_or_else(Vec::new, |o| footprint(&o, s.ty.size()))
+    let SrcKind::Grf { nr, sub } = s.kind else {
+        return Vec::new();
+    };
+    let size = s.ty.size();
+    footprint_of(
+        region_offsets_iter(nr * GRF_BYTES + sub * size, s.region, size, exec),
+        size,
+    )
 }
 
 /// GRF footprint of a destination (empty for null and flags).
 pub fn dst_footprint(d: &Dst, exec: u8) -> Vec<(u32, u32)> {
-    dst_offsets(d, exec).map_or_else(Vec::new, |o| footprint(&o, d.ty.size()))
-}
-
-/// Whether a lane of a masked reader reads its own element: offsets
-/// strictly increasing with the channel (no broadcast or repetition).
-fn lane_regular(offsets: &[u32]) -> bool {
-    offsets.len() > 1 && offsets.windows(2).all(|w| w[1] > w[0])
+    let DstKind::Grf { nr, sub } = d.kind else {
+        return Vec::new();
+    };
+    let size = d.ty.size();
+    let (start, step) = (nr * GRF_BYTES + sub * size, d.stride as u32 * size);
+    footprint_of((0..exec as u32).map(|c| start + c * step), size)
 }
 
 /// Flag bytes of the channel bits `[lo, hi)` of the 64-bit flag file.
@@ -226,10 +253,20 @@ pub fn access(i: &Instruction) -> Access {
     // Sources.
     for s in &i.srcs {
         match s.kind {
-            SrcKind::Grf { .. } => {
-                let offs = src_offsets(s, exec).unwrap_or_default();
-                let raw = i.we_all || !lane_regular(&offs);
-                for (reg, mask) in footprint(&offs, s.ty.size()) {
+            SrcKind::Grf { nr, sub } => {
+                // The footprint and lane regularity in one walk over the
+                // channels (as `footprint` and `lane_regular` would).
+                let size = s.ty.size();
+                let mut fp = Vec::new();
+                let mut increasing = exec > 1;
+                let mut prev = None;
+                for o in region_offsets_iter(nr * GRF_BYTES + sub * size, s.region, size, exec) {
+                    increasing &= prev.is_none_or(|p| o > p);
+                    prev = Some(o);
+                    add_bytes(&mut fp, o, size);
+                }
+                let raw = i.we_all || !increasing;
+                for (reg, mask) in fp {
                     a.reads.push(GrfRead { reg, mask, raw });
                 }
             }
