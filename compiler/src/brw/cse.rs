@@ -281,7 +281,9 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
         let mut ver = [0u32; 8];
         for j in blk.start..blk.end {
             let inst = p.insts[j].clone();
-            let a = access(&inst);
+            // Footprints from the liveness pass: instructions at j and after
+            // are as they were when it ran.
+            let a = &live.access[j];
             let flag_reads = a.flag_lane_reads | a.flag_raw_reads;
             if candidate(&inst) {
                 hit(if inst.dst.is_null() {
@@ -339,7 +341,7 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
                 if let Some(e) = neg_matched {
                     let still_live = inst.dst == e.inst.dst
                         || (j + 1..blk.end).any(|k| {
-                            access(&p.insts[k])
+                            live.access[k]
                                 .reads
                                 .iter()
                                 .any(|r| overlaps(&[(r.reg, r.mask)], &e.writes))
@@ -361,7 +363,7 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
                 }
                 if let Some(e) = matched {
                     let still_live = (j + 1..blk.end).any(|k| {
-                        access(&p.insts[k])
+                        live.access[k]
                             .reads
                             .iter()
                             .any(|r| overlaps(&[(r.reg, r.mask)], &e.writes))
@@ -405,7 +407,13 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
             }
             // Effects of the (possibly rewritten) instruction.
             let cur = p.insts[j].clone();
-            let a = access(&cur);
+            let fresh;
+            let a = if cur == inst {
+                &live.access[j]
+            } else {
+                fresh = access(&cur);
+                &fresh
+            };
             if !a.writes.is_empty() {
                 let mut k = 0;
                 while k < avail.len() {
@@ -454,7 +462,7 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
                     avail.push(Entry {
                         inst: cur,
                         reads,
-                        writes: a.writes,
+                        writes: a.writes.clone(),
                         flag_reads: fr,
                         flag_writes: a.flag_writes,
                         ver,
