@@ -39,7 +39,10 @@
 
 use super::cfg::Cfg;
 use super::ops::{access, Access, Kill};
-use crate::vir::VProgram;
+use crate::vir::{VProgram, Vgrf};
+use eu::Instruction;
+use std::cell::RefCell;
+use std::rc::Rc;
 
 /// A set of live GRF bytes and flag bytes, in both views.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -160,9 +163,40 @@ pub struct Liveness {
     pub du: DefUse,
 }
 
+/// What the analysis reads of a program: its instructions, virtual
+/// registers and payload size.
+type Key = (Vec<Instruction>, Vec<Vgrf>, u32);
+
+thread_local! {
+    /// The last program analysed on this thread and its result: consecutive
+    /// passes that changed nothing ask again for the same program.
+    static LAST: RefCell<Option<(Key, Rc<Liveness>)>> = const { RefCell::new(None) };
+}
+
 impl Liveness {
-    /// Computes liveness; None when the control flow is malformed.
-    pub fn compute(p: &VProgram) -> Option<Liveness> {
+    /// Computes liveness; None when the control flow is malformed. The
+    /// result is shared with the previous call on this thread when the
+    /// program is the same.
+    pub fn compute(p: &VProgram) -> Option<Rc<Liveness>> {
+        let cached = LAST.with(|l| {
+            l.borrow()
+                .as_ref()
+                .filter(|((insts, vgrfs, payload), _)| {
+                    *insts == p.insts && *vgrfs == p.vgrfs && *payload == p.payload_grfs
+                })
+                .map(|(_, live)| live.clone())
+        });
+        if cached.is_some() {
+            return cached;
+        }
+        let live = Rc::new(Liveness::analyse(p)?);
+        let key = (p.insts.clone(), p.vgrfs.clone(), p.payload_grfs);
+        LAST.with(|l| *l.borrow_mut() = Some((key, live.clone())));
+        Some(live)
+    }
+
+    /// The analysis itself.
+    fn analyse(p: &VProgram) -> Option<Liveness> {
         let cfg = Cfg::build(&p.insts).ok()?;
         let nregs = p.reg_end() as usize;
         let acc: Vec<Access> = p.insts.iter().map(access).collect();
@@ -287,6 +321,23 @@ pub fn def_use(p: &VProgram, acc: &[Access]) -> DefUse {
 mod tests {
     use super::*;
     use crate::brw::testutil::vprog;
+
+    #[test]
+    fn the_same_program_shares_its_result_and_a_changed_one_does_not() {
+        let text = "mov(8) g2<1>UD g1<8,8,1>UD\nmov(8) g3<1>UD 0x00000001UD\nadd(8) g4<1>UD g2<8,8,1>UD g3<8,8,1>UD\nsend(8) null g2 g4 st.b32 { align1 1Q EOT };";
+        let mut p = vprog(8, text, &[(2, 1), (3, 1), (4, 1)]);
+        let a = Liveness::compute(&p).unwrap();
+        assert!(Rc::ptr_eq(&a, &Liveness::compute(&p).unwrap()));
+        // The add now reads g2 twice: g3 is dead after its MOV.
+        p.insts[2].srcs[1] = p.insts[2].srcs[0];
+        let b = Liveness::compute(&p).unwrap();
+        assert!(!Rc::ptr_eq(&a, &b));
+        assert_eq!(b.du.uses[1], Vec::<usize>::new());
+        assert_eq!(a.du.uses[1], vec![2]);
+        // A different payload size is a different program too.
+        p.payload_grfs += 1;
+        assert!(!Rc::ptr_eq(&b, &Liveness::compute(&p).unwrap()));
+    }
 
     #[test]
     fn straight_line_kills_and_uses() {
