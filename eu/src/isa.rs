@@ -416,6 +416,9 @@ pub enum Message {
     },
 }
 
+/// An instruction's sources (at most 3; `smallvec` keeps them inline).
+pub type Srcs = smallvec::SmallVec<[Src; 3]>;
+
 /// One instruction.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Instruction {
@@ -443,8 +446,9 @@ pub struct Instruction {
     pub sat: bool,
     /// Destination (ALU instructions; null otherwise).
     pub dst: Dst,
-    /// Sources (ALU instructions).
-    pub srcs: Vec<Src>,
+    /// Sources (ALU instructions), inline: copying an instruction does
+    /// not allocate.
+    pub srcs: Srcs,
     /// Jump target as an absolute instruction index (control flow).
     pub jip: Option<u32>,
     /// Update target as an absolute instruction index (control flow).
@@ -468,7 +472,7 @@ impl Instruction {
             flag: FlagReg::default(),
             sat: false,
             dst: Dst::null(RegType::UD),
-            srcs: Vec::new(),
+            srcs: Srcs::new(),
             jip: None,
             uip: None,
         }
@@ -478,7 +482,7 @@ impl Instruction {
     pub fn alu(op: Opcode, exec_size: u8, dst: Dst, srcs: &[Src]) -> Instruction {
         let mut i = Instruction::new(op, exec_size);
         i.dst = dst;
-        i.srcs = srcs.to_vec();
+        i.srcs = Srcs::from_slice(srcs);
         i
     }
 
