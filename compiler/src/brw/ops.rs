@@ -350,6 +350,9 @@ pub fn access(i: &Instruction) -> Access {
 /// Whether one (non-control-flow) instruction passes the validator on its
 /// own for `machine` (program-level rules such as EOT placement ignored).
 pub fn inst_valid(i: &Instruction, machine: &MachineConfig) -> bool {
+    if !i.op.is_cf() {
+        return eu::validate::instruction_ok(i, machine);
+    }
     match eu::validate(
         &Program {
             insts: vec![i.clone()],

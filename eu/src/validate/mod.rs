@@ -101,23 +101,44 @@ pub const RULES: &[&str] = &[
     "halt-target",
 ];
 
-/// Collects violations for one instruction.
+/// Collects violations for one instruction (or, without `out`, only
+/// whether there was one other than `eot`).
 pub(crate) struct Sink<'a> {
-    out: &'a mut Vec<Violation>,
+    out: Option<&'a mut Vec<Violation>>,
     index: usize,
     inst: &'a crate::isa::Instruction,
+    failed: bool,
 }
 
 impl Sink<'_> {
     pub(crate) fn err(&mut self, rule: &'static str, detail: impl Into<String>) {
         debug_assert!(RULES.contains(&rule), "unlisted rule {rule}");
-        self.out.push(Violation {
-            rule,
-            index: self.index,
-            text: print_instruction(self.inst),
-            detail: detail.into(),
-        });
+        self.failed |= rule != "eot";
+        if let Some(out) = self.out.as_mut() {
+            out.push(Violation {
+                rule,
+                index: self.index,
+                text: print_instruction(self.inst),
+                detail: detail.into(),
+            });
+        }
     }
+}
+
+/// Whether one instruction that is not control flow breaks no rule of its
+/// own, rules about where the thread ends aside: what [`validate`] says of
+/// a program made of it alone, once its `eot` violations are ignored,
+/// without building the program or any violation text.
+pub fn instruction_ok(i: &crate::isa::Instruction, cfg: &MachineConfig) -> bool {
+    debug_assert!(!i.op.is_cf(), "control flow needs the program");
+    let mut sink = Sink {
+        out: None,
+        index: 0,
+        inst: i,
+        failed: false,
+    };
+    inst::check(i, cfg, &mut sink);
+    !sink.failed
 }
 
 /// Validate a program for a machine configuration. Returns every
@@ -127,9 +148,10 @@ pub fn validate(p: &Program, cfg: &MachineConfig) -> Result<(), Vec<Violation>> 
     let n = p.insts.len();
     for (index, i) in p.insts.iter().enumerate() {
         let mut sink = Sink {
-            out: &mut out,
+            out: Some(&mut out),
             index,
             inst: i,
+            failed: false,
         };
         inst::check(i, cfg, &mut sink);
         if i.eot && index + 1 != n {

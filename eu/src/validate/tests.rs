@@ -387,3 +387,31 @@ fn bigger_grf_file_moves_bounds() {
     let r = rules_of(validate(&p, &wide));
     assert_eq!(r, vec!["region-row-crosses-grf"]);
 }
+
+#[test]
+fn instruction_ok_agrees_with_validating_the_instruction_alone() {
+    // Every non-control-flow instruction of every breaking and conforming
+    // program above: a program of it alone has a violation other than
+    // `eot` exactly when `instruction_ok` says no.
+    let (mut ok, mut bad) = (0, 0);
+    for (_, breaking, conforming) in CASES {
+        for text in [breaking, conforming] {
+            let Ok(p) = parse_program(text) else { continue };
+            for i in p.insts.iter().filter(|i| !i.op.is_cf()) {
+                let alone = Program {
+                    insts: vec![i.clone()],
+                };
+                let want = rules_of(validate(&alone, &MachineConfig::GFX11))
+                    .iter()
+                    .all(|&r| r == "eot");
+                assert_eq!(instruction_ok(i, &MachineConfig::GFX11), want, "{text}");
+                if want {
+                    ok += 1;
+                } else {
+                    bad += 1;
+                }
+            }
+        }
+    }
+    assert!(ok > 20 && bad > 20, "{ok} valid, {bad} invalid");
+}
