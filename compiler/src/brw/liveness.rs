@@ -173,33 +173,57 @@ thread_local! {
     static LAST: RefCell<Option<(Key, Rc<Liveness>)>> = const { RefCell::new(None) };
 }
 
+/// What the last analysis on this thread offers for program `p`.
+enum Reuse {
+    /// It was of this very program.
+    Same(Rc<Liveness>),
+    /// It was not: here are `p`'s footprints, those of instructions
+    /// unchanged at the same index copied from it (a footprint depends on
+    /// the instruction alone), the others computed.
+    Footprints(Vec<Access>),
+}
+
+fn reuse(last: Option<&(Key, Rc<Liveness>)>, p: &VProgram) -> Reuse {
+    let Some(((insts, vgrfs, payload), live)) = last else {
+        return Reuse::Footprints(p.insts.iter().map(access).collect());
+    };
+    if *insts == p.insts && *vgrfs == p.vgrfs && *payload == p.payload_grfs {
+        return Reuse::Same(live.clone());
+    }
+    Reuse::Footprints(
+        p.insts
+            .iter()
+            .enumerate()
+            .map(|(k, i)| {
+                if insts.get(k) == Some(i) {
+                    live.access[k].clone()
+                } else {
+                    access(i)
+                }
+            })
+            .collect(),
+    )
+}
+
 impl Liveness {
     /// Computes liveness; None when the control flow is malformed. The
     /// result is shared with the previous call on this thread when the
     /// program is the same.
     pub fn compute(p: &VProgram) -> Option<Rc<Liveness>> {
-        let cached = LAST.with(|l| {
-            l.borrow()
-                .as_ref()
-                .filter(|((insts, vgrfs, payload), _)| {
-                    *insts == p.insts && *vgrfs == p.vgrfs && *payload == p.payload_grfs
-                })
-                .map(|(_, live)| live.clone())
-        });
-        if cached.is_some() {
-            return cached;
-        }
-        let live = Rc::new(Liveness::analyse(p)?);
+        let acc = match LAST.with(|l| reuse(l.borrow().as_ref(), p)) {
+            Reuse::Same(live) => return Some(live),
+            Reuse::Footprints(acc) => acc,
+        };
+        let live = Rc::new(Liveness::analyse(p, acc)?);
         let key = (p.insts.clone(), p.vgrfs.clone(), p.payload_grfs);
         LAST.with(|l| *l.borrow_mut() = Some((key, live.clone())));
         Some(live)
     }
 
-    /// The analysis itself.
-    fn analyse(p: &VProgram) -> Option<Liveness> {
+    /// The analysis itself, given every instruction's footprint.
+    fn analyse(p: &VProgram, acc: Vec<Access>) -> Option<Liveness> {
         let cfg = Cfg::build(&p.insts).ok()?;
         let nregs = p.reg_end() as usize;
-        let acc: Vec<Access> = p.insts.iter().map(access).collect();
         if acc.iter().any(|a| {
             a.reads.iter().any(|r| r.reg as usize >= nregs)
                 || a.writes.iter().any(|w| w.0 as usize >= nregs)
