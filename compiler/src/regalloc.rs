@@ -60,17 +60,18 @@ pub fn intervals(p: &VProgram, live: &Liveness, bugs: BugSet) -> Vec<Option<(usi
         let g = p.vgrfs[v];
         (g.first..g.first + g.size).any(|r| d[r as usize])
     };
+    let d = live.defined();
     // What happened, recorded once per call (`cov`).
     let (mut at_entry, mut at_exit, mut carried_any, mut leaves_any) = (false, false, false, false);
     for (b, blk) in live.cfg.blocks.iter().enumerate() {
         for v in 0..nv {
             let g = p.vgrfs[v];
-            if live.live_in[b].regs_live(g.first, g.size) && defined(&live.defined_in[b], v) {
+            if live.live_in[b].regs_live(g.first, g.size) && defined(&d.entry[b], v) {
                 let before = iv[v];
                 touch(&mut iv, v, blk.start);
                 at_entry |= iv[v] != before;
             }
-            if live.live_out[b].regs_live(g.first, g.size) && defined(&live.defined_out[b], v) {
+            if live.live_out[b].regs_live(g.first, g.size) && defined(&d.exit[b], v) {
                 let before = iv[v];
                 touch(&mut iv, v, blk.end - 1);
                 at_exit |= iv[v] != before;
@@ -87,8 +88,8 @@ pub fn intervals(p: &VProgram, live: &Liveness, bugs: BugSet) -> Vec<Option<(usi
                 continue;
             }
             let g = p.vgrfs[v];
-            let carried = live.live_in[header].regs_live(g.first, g.size)
-                && defined(&live.defined_in[header], v);
+            let carried =
+                live.live_in[header].regs_live(g.first, g.size) && defined(&d.entry[header], v);
             let leaves = exit.is_some_and(|e| live.live_in[e].regs_live(g.first, g.size));
             // Injected bug (BUGS.md: regalloc-loop-exit-live): a value that
             // only leaves the loop keeps its plain hull.
@@ -196,7 +197,7 @@ pub fn allocate(p: &VProgram, bugs: BugSet) -> Result<eu::Program, CompileError>
     })?;
     let reg_end = p.reg_end();
     for (i, inst) in p.insts.iter().enumerate() {
-        let a = crate::brw::ops::access(inst);
+        let a = crate::brw::ops::shared_access(inst);
         if a.reads
             .iter()
             .map(|r| r.reg)

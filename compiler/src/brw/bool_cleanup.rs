@@ -95,14 +95,15 @@ pub mod cov;
 use super::cfg::Cfg;
 use super::copy_prop::source_pinned;
 use super::ops::{
-    access, dst_footprint, dst_offsets, inst_valid, overlaps, regions_for, src_footprint,
-    src_offsets,
+    dst_footprint, dst_offsets, inst_valid, overlaps, regions_for, shared_access, src_footprint,
+    src_offsets, Access,
 };
 use crate::bugs::{Bug, BugSet};
 use crate::coverage::{hit, Point};
 use crate::passes::PassCtx;
 use crate::vir::{VProgram, GRF_BYTES};
 use eu::{CondMod, DstKind, Instruction, MachineConfig, Opcode, RegType, Src, SrcKind};
+use std::rc::Rc;
 
 /// Which instructions write booleans, and where.
 struct Bools {
@@ -111,8 +112,8 @@ struct Bools {
     elems: Vec<Option<Vec<(u32, u32)>>>,
     /// Per register: the instructions writing some byte of it.
     writers: Vec<Vec<usize>>,
-    /// Per instruction: its GRF write footprint.
-    writes: Vec<Vec<(u32, u32)>>,
+    /// Per instruction: its footprint (only the GRF writes are used).
+    writes: Vec<Rc<Access>>,
 }
 
 impl Bools {
@@ -130,7 +131,7 @@ impl Bools {
             let mask = elem_mask(o, z);
             let mut seen = false;
             for &w in ws {
-                if !overlaps(&self.writes[w], &[(reg as u32, mask)]) {
+                if !overlaps(&self.writes[w].writes, &[(reg as u32, mask)]) {
                     continue;
                 }
                 seen = true;
@@ -152,6 +153,13 @@ fn elem_mask(o: u32, z: u32) -> u32 {
     let b = o % GRF_BYTES;
     let m = if z >= 32 { u32::MAX } else { (1u32 << z) - 1 };
     m << b
+}
+
+/// Whether instruction footprint `a` reads a byte of `fp`.
+fn reads_any(a: &Access, fp: &[(u32, u32)]) -> bool {
+    a.reads
+        .iter()
+        .any(|r| fp.iter().any(|&(reg, m)| reg == r.reg && m & r.mask != 0))
 }
 
 /// Whether `s` is a scalar integer immediate 0 or all ones.
@@ -204,10 +212,10 @@ fn producer(i: &Instruction) -> Option<Producer> {
 /// The boolean producers of the program (greatest fixpoint).
 fn bools(p: &VProgram) -> Bools {
     let nregs = p.reg_end() as usize;
-    let writes: Vec<Vec<(u32, u32)>> = p.insts.iter().map(|i| access(i).writes).collect();
+    let writes: Vec<Rc<Access>> = p.insts.iter().map(shared_access).collect();
     let mut writers = vec![Vec::new(); nregs];
-    for (w, fp) in writes.iter().enumerate() {
-        for &(r, _) in fp {
+    for (w, a) in writes.iter().enumerate() {
+        for &(r, _) in &a.writes {
             if let Some(v) = writers.get_mut(r as usize) {
                 v.push(w);
             }
@@ -514,24 +522,22 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
     let b = bools(p);
     if b.writes
         .iter()
-        .any(|fp| fp.iter().any(|&(r, _)| r as usize >= nregs))
+        .any(|a| a.writes.iter().any(|&(r, _)| r as usize >= nregs))
     {
         return false;
     }
     let mut any = vec![0u32; nregs];
     let mut multi = vec![0u32; nregs];
-    for fp in &b.writes {
-        for &(r, m) in fp {
+    for a in &b.writes {
+        for &(r, m) in &a.writes {
             multi[r as usize] |= any[r as usize] & m;
             any[r as usize] |= m;
         }
     }
     let n = p.insts.len();
-    let reads: Vec<Vec<(u32, u32)>> = p
-        .insts
-        .iter()
-        .map(|i| access(i).reads.iter().map(|r| (r.reg, r.mask)).collect())
-        .collect();
+    // The instructions' footprints (the same as `b.writes`: the program
+    // has not changed since).
+    let reads = &b.writes;
     let mut cands = Vec::new();
     for blk in &cfg.blocks {
         for m in blk.start..blk.end {
@@ -541,18 +547,18 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
             let i = &p.insts[m];
             let dst_fp = dst_footprint(&i.dst, i.exec_size);
             let src_fp = src_footprint(&src, i.exec_size);
-            let readers: Vec<usize> = (0..n).filter(|&k| overlaps(&reads[k], &dst_fp)).collect();
+            let readers: Vec<usize> = (0..n).filter(|&k| reads_any(&reads[k], &dst_fp)).collect();
             let mut reach = vec![false; n];
             if source_pinned(p, &b.writes, blk.start, m, BugSet::NONE) {
                 let first_w = (blk.start..m)
-                    .find(|&w| overlaps(&b.writes[w], &src_fp))
+                    .find(|&w| overlaps(&b.writes[w].writes, &src_fp))
                     .unwrap_or(m);
                 for (k, x) in reach.iter_mut().enumerate() {
                     *x = !(first_w..=m).contains(&k);
                 }
             } else {
                 let stop = (m + 1..blk.end)
-                    .find(|&k| overlaps(&b.writes[k], &src_fp))
+                    .find(|&k| overlaps(&b.writes[k].writes, &src_fp))
                     .map_or(blk.end, |k| k + 1);
                 for x in &mut reach[m + 1..stop] {
                     *x = true;

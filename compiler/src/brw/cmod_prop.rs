@@ -74,7 +74,7 @@
 
 use super::cfg::Cfg;
 use super::ops::{
-    access, dst_footprint, dst_offsets, inst_valid, is_pred_sel, overlaps, src_footprint,
+    dst_footprint, dst_offsets, inst_valid, is_pred_sel, overlaps, shared_access, src_footprint,
     src_offsets,
 };
 use crate::bugs::Bug;
@@ -365,7 +365,7 @@ fn find_producer(
 ) -> Option<(usize, bool)> {
     let mut read_flag = false;
     for k in (start..j).rev() {
-        let a = access(&p.insts[k]);
+        let a = shared_access(&p.insts[k]);
         if overlaps(&a.writes, fp) {
             return Some((k, read_flag));
         }
@@ -382,7 +382,7 @@ fn general(p: &mut VProgram, start: usize, j: usize, ctx: &PassCtx, m: &MachineC
     let c = p.insts[j].clone();
     let x = c.srcs[0];
     let Some(cmod) = c.cmod else { return false };
-    let cflags = access(&c).flag_writes;
+    let cflags = shared_access(&c).flag_writes;
     let Some((k, read_flag)) = find_producer(p, start, j, &src_footprint(&x, c.exec_size), cflags)
     else {
         hit(cov::REFUSE_NO_PRODUCER);
@@ -513,14 +513,14 @@ fn cmp_to_add(p: &mut VProgram, start: usize, j: usize, ctx: &PassCtx, m: &Machi
     let c = p.insts[j].clone();
     let (a, b) = (c.srcs[0], c.srcs[1]);
     let Some(cmod) = c.cmod else { return false };
-    let cflags = access(&c).flag_writes;
+    let cflags = shared_access(&c).flag_writes;
     let mut ab = src_footprint(&a, c.exec_size);
     ab.extend(src_footprint(&b, c.exec_size));
     let mut read_flag = false;
     let mut ab_written = false;
     for k in (start..j).rev() {
         let s = p.insts[k].clone();
-        let acc = access(&s);
+        let acc = shared_access(&s);
         let matched = if s.op == Opcode::Add && same_shape(&s, &c) && s.dst.ty == a.ty {
             add_matches(&s, &a, &b)
         } else {
@@ -603,7 +603,7 @@ fn is_boolean(
             let fp = src_footprint(s, shape.exec_size);
             let Some(w) = (start..at)
                 .rev()
-                .find(|&k| overlaps(&access(&p.insts[k]).writes, &fp))
+                .find(|&k| overlaps(&shared_access(&p.insts[k]).writes, &fp))
             else {
                 return false;
             };
@@ -652,7 +652,7 @@ fn is_boolean(
 fn read_elsewhere(p: &VProgram, fp: &[(u32, u32)], except: usize) -> bool {
     p.insts.iter().enumerate().any(|(i, inst)| {
         i != except
-            && access(inst).reads.iter().any(|r| {
+            && shared_access(inst).reads.iter().any(|r| {
                 fp.iter()
                     .any(|&(reg, mask)| reg == r.reg && mask & r.mask != 0)
             })
@@ -670,7 +670,7 @@ fn not_path(p: &mut VProgram, start: usize, j: usize, ctx: &PassCtx, m: &Machine
     let Some(cond) = negate_cmod(cmod) else {
         return false;
     };
-    let cflags = access(&c).flag_writes;
+    let cflags = shared_access(&c).flag_writes;
     let Some((k, read_flag)) = find_producer(p, start, j, &src_footprint(&x, c.exec_size), cflags)
     else {
         hit(cov::REFUSE_NO_PRODUCER);

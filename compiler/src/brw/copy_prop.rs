@@ -57,14 +57,15 @@ pub mod cov;
 
 use super::cfg::Cfg;
 use super::ops::{
-    access, dst_footprint, dst_offsets, inst_valid, is_commutative, overlaps, regions_for,
-    src_footprint, src_offsets,
+    dst_footprint, dst_offsets, inst_valid, is_commutative, overlaps, regions_for, shared_access,
+    src_footprint, src_offsets, Access,
 };
 use crate::bugs::{Bug, BugSet};
 use crate::coverage::{hit, Point};
 use crate::passes::PassCtx;
 use crate::vir::{VProgram, GRF_BYTES};
 use eu::{DstKind, Instruction, MachineConfig, Opcode, Src, SrcKind};
+use std::rc::Rc;
 
 /// Whether `m` is a propagatable copy (given the bytes written more than
 /// once), counting the MOV's kind or why it is not one.
@@ -340,7 +341,7 @@ fn written_elems(i: &Instruction) -> Option<(Vec<u32>, u32)> {
 /// source still holds the same bits.
 pub(super) fn source_pinned(
     p: &VProgram,
-    writes: &[Vec<(u32, u32)>],
+    writes: &[Rc<Access>],
     start: usize,
     m: usize,
     bugs: BugSet,
@@ -352,7 +353,7 @@ pub(super) fn source_pinned(
 /// writer of the source, in program order, that breaks it).
 fn pinning(
     p: &VProgram,
-    writes: &[Vec<(u32, u32)>],
+    writes: &[Rc<Access>],
     start: usize,
     m: usize,
     bugs: BugSet,
@@ -361,8 +362,8 @@ fn pinning(
     let s = &mv.srcs[0];
     let src_fp = src_footprint(s, mv.exec_size);
     let want = src_offsets(s, mv.exec_size).map(|o| (o, s.ty.size()));
-    for (w, fp) in writes.iter().enumerate() {
-        if w == m || !overlaps(fp, &src_fp) {
+    for (w, a) in writes.iter().enumerate() {
+        if w == m || !overlaps(&a.writes, &src_fp) {
             continue;
         }
         let wi = &p.insts[w];
@@ -401,7 +402,7 @@ fn reads_copy(r: &Instruction, dst_fp: &[(u32, u32)], dst_range: Option<(u32, u3
 
 /// Whether `i` (a SEND) reads a byte of `fp`.
 fn overlaps_reads(i: &Instruction, fp: &[(u32, u32)]) -> bool {
-    access(i).reads.iter().any(|r| {
+    shared_access(i).reads.iter().any(|r| {
         fp.iter()
             .any(|&(reg, mask)| reg == r.reg && mask & r.mask != 0)
     })
@@ -414,10 +415,10 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
     };
     let machine = p.machine();
     let nregs = p.reg_end() as usize;
-    let writes: Vec<Vec<(u32, u32)>> = p.insts.iter().map(|i| access(i).writes).collect();
+    let writes: Vec<Rc<Access>> = p.insts.iter().map(shared_access).collect();
     let mut any = vec![0u32; nregs];
     let mut multi = vec![0u32; nregs];
-    for fp in &writes {
+    for fp in writes.iter().map(|a| &a.writes) {
         for &(r, m) in fp {
             let Some(slot) = any.get_mut(r as usize) else {
                 return false;
@@ -446,7 +447,7 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
                 // Readers between the source's first writer in this block
                 // and the copy would see the new source but the old copy.
                 let first_w = (blk.start..m)
-                    .find(|&w| overlaps(&writes[w], &src_fp))
+                    .find(|&w| overlaps(&writes[w].writes, &src_fp))
                     .unwrap_or(m);
                 (
                     (0..n).filter(|k| !(first_w..=m).contains(k)).collect(),
@@ -454,7 +455,7 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
                 )
             } else {
                 let stop = (m + 1..blk.end)
-                    .find(|&k| overlaps(&writes[k], &src_fp))
+                    .find(|&k| overlaps(&writes[k].writes, &src_fp))
                     .map_or(blk.end, |k| k + 1);
                 (
                     (m + 1..stop).collect(),

@@ -50,7 +50,7 @@
 pub mod cov;
 
 use super::liveness::Liveness;
-use super::ops::{access, dst_offsets, inst_valid, overlaps, regions_for, src_footprint};
+use super::ops::{dst_offsets, inst_valid, overlaps, regions_for, shared_access, src_footprint};
 use crate::bugs::Bug;
 use crate::coverage::{hit, Point};
 use crate::passes::PassCtx;
@@ -411,7 +411,7 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
             let a = if cur == inst {
                 &live.access[j]
             } else {
-                fresh = access(&cur);
+                fresh = shared_access(&cur);
                 &fresh
             };
             if !a.writes.is_empty() {

@@ -35,6 +35,7 @@ use crate::coverage::hit;
 use crate::passes::PassCtx;
 use crate::vir::VProgram;
 use eu::{DstKind, Opcode};
+use std::borrow::Cow;
 
 /// Flag bytes `m` widened to whole 16-bit subregisters (byte pairs).
 fn whole_subregs(m: u8) -> u8 {
@@ -57,10 +58,10 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
                 if !a.writes.is_empty() && !after.any_live(&a.writes) {
                     hit(cov::REFUSE_SEND);
                 }
-                return a.clone();
+                return Cow::Borrowed(&**a);
             }
             if inst.op.is_cf() || inst.op == Opcode::Nop || !inst.op.has_dst() {
-                return a.clone();
+                return Cow::Borrowed(&**a);
             }
             let grf_live = after.any_live(&a.writes);
             let flag_live = a.flag_writes & after.flags() != 0;
@@ -71,9 +72,9 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
                 }
                 inst.op = Opcode::Nop;
                 changed = true;
-                return Access::default();
+                return Cow::Owned(Access::default());
             }
-            let mut a = a.clone();
+            let mut a = (**a).clone();
             if !grf_live && matches!(inst.dst.kind, DstKind::Grf { .. }) {
                 hit(cov::NULL_DST);
                 inst.dst.kind = DstKind::Null;
@@ -149,7 +150,7 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
                     hit(cov::REFUSE_PREDICATED_KILL);
                 }
             }
-            a
+            Cow::Owned(a)
         });
     }
     changed

@@ -38,10 +38,11 @@
 //! (see `regalloc.rs`).
 
 use super::cfg::Cfg;
-use super::ops::{access, Access, Kill};
+use super::ops::{shared_access, Access, Kill};
 use crate::vir::{VProgram, Vgrf};
 use eu::Instruction;
-use std::cell::RefCell;
+use std::borrow::Cow;
+use std::cell::{OnceCell, RefCell};
 use std::rc::Rc;
 
 /// A set of live GRF bytes and flag bytes, in both views.
@@ -150,17 +151,25 @@ pub struct Liveness {
     /// The CFG it was computed on.
     pub cfg: Cfg,
     /// Each instruction's footprint.
-    pub access: Vec<Access>,
+    pub access: Vec<Rc<Access>>,
     /// Live at each block's entry.
     pub live_in: Vec<LiveSet>,
     /// Live at each block's exit.
     pub live_out: Vec<LiveSet>,
-    /// Registers possibly written on some path to each block's entry.
-    pub defined_in: Vec<Vec<bool>>,
-    /// Registers possibly written on some path to each block's exit.
-    pub defined_out: Vec<Vec<bool>>,
     /// Per-vgrf defs and uses.
     pub du: DefUse,
+    /// The forward "may be defined" sets, computed on first use (only
+    /// register allocation asks; the passes do not pay for them).
+    defined: OnceCell<Defined>,
+}
+
+/// Registers possibly written on some path to each block's entry and exit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Defined {
+    /// `entry[b][r]`: register r may have been written before block b.
+    pub entry: Vec<Vec<bool>>,
+    /// `exit[b][r]`: register r may have been written by the end of block b.
+    pub exit: Vec<Vec<bool>>,
 }
 
 /// What the analysis reads of a program: its instructions, virtual
@@ -180,12 +189,12 @@ enum Reuse {
     /// It was not: here are `p`'s footprints, those of instructions
     /// unchanged at the same index copied from it (a footprint depends on
     /// the instruction alone), the others computed.
-    Footprints(Vec<Access>),
+    Footprints(Vec<Rc<Access>>),
 }
 
 fn reuse(last: Option<&(Key, Rc<Liveness>)>, p: &VProgram) -> Reuse {
     let Some(((insts, vgrfs, payload), live)) = last else {
-        return Reuse::Footprints(p.insts.iter().map(access).collect());
+        return Reuse::Footprints(p.insts.iter().map(shared_access).collect());
     };
     if *insts == p.insts && *vgrfs == p.vgrfs && *payload == p.payload_grfs {
         return Reuse::Same(live.clone());
@@ -198,7 +207,7 @@ fn reuse(last: Option<&(Key, Rc<Liveness>)>, p: &VProgram) -> Reuse {
                 if insts.get(k) == Some(i) {
                     live.access[k].clone()
                 } else {
-                    access(i)
+                    shared_access(i)
                 }
             })
             .collect(),
@@ -221,7 +230,7 @@ impl Liveness {
     }
 
     /// The analysis itself, given every instruction's footprint.
-    fn analyse(p: &VProgram, acc: Vec<Access>) -> Option<Liveness> {
+    fn analyse(p: &VProgram, acc: Vec<Rc<Access>>) -> Option<Liveness> {
         let cfg = Cfg::build(&p.insts).ok()?;
         let nregs = p.reg_end() as usize;
         if acc.iter().any(|a| {
@@ -259,48 +268,64 @@ impl Liveness {
                 }
             }
         }
-        // Forward: registers possibly written before each point.
-        let mut defined_in = vec![vec![false; nregs]; nb];
-        let mut defined_out = vec![vec![false; nregs]; nb];
-        let mut changed = true;
-        while changed {
-            changed = false;
-            for b in 0..nb {
-                let mut d = vec![false; nregs];
-                for &pr in &cfg.blocks[b].preds {
-                    for (x, y) in d.iter_mut().zip(&defined_out[pr]) {
-                        *x |= y;
-                    }
-                }
-                defined_in[b] = d.clone();
-                for a in &acc[cfg.blocks[b].start..cfg.blocks[b].end] {
-                    for &(r, _) in &a.writes {
-                        d[r as usize] = true;
-                    }
-                }
-                if d != defined_out[b] {
-                    defined_out[b] = d;
-                    changed = true;
-                }
-            }
-        }
         let du = def_use(p, &acc);
         Some(Liveness {
             cfg,
             access: acc,
             live_in,
             live_out,
-            defined_in,
-            defined_out,
             du,
+            defined: OnceCell::new(),
         })
     }
 
+    /// Registers possibly written on some path to each block's entry and
+    /// exit (computed once, on the first call).
+    pub fn defined(&self) -> &Defined {
+        self.defined.get_or_init(|| self.forward_defined())
+    }
+
+    /// The forward analysis behind [`Liveness::defined`].
+    fn forward_defined(&self) -> Defined {
+        let nregs = self.live_in.first().map_or(0, |l| l.lane.len());
+        let nb = self.cfg.blocks.len();
+        let mut entry = vec![vec![false; nregs]; nb];
+        let mut exit = vec![vec![false; nregs]; nb];
+        let mut d = vec![false; nregs];
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for b in 0..nb {
+                d.fill(false);
+                for &pr in &self.cfg.blocks[b].preds {
+                    for (x, y) in d.iter_mut().zip(&exit[pr]) {
+                        *x |= y;
+                    }
+                }
+                entry[b].copy_from_slice(&d);
+                for a in &self.access[self.cfg.blocks[b].start..self.cfg.blocks[b].end] {
+                    for &(r, _) in &a.writes {
+                        d[r as usize] = true;
+                    }
+                }
+                if d != exit[b] {
+                    exit[b].copy_from_slice(&d);
+                    changed = true;
+                }
+            }
+        }
+        Defined { entry, exit }
+    }
+
     /// Calls `f(index, live_after)` for each instruction of block `b`, last
-    /// first, where `live_after` is the set live just after it. `f` may
-    /// edit the instruction's footprint (returning the one to apply), which
+    /// first, where `live_after` is the set live just after it. `f` returns
+    /// the footprint to apply (its own, borrowed, or an edited copy), which
     /// is how DCE walks with its own deletions taken into account.
-    pub fn walk_back(&self, b: usize, mut f: impl FnMut(usize, &LiveSet) -> Access) {
+    pub fn walk_back<'a>(
+        &'a self,
+        b: usize,
+        mut f: impl FnMut(usize, &LiveSet) -> Cow<'a, Access>,
+    ) {
         let blk = &self.cfg.blocks[b];
         let mut cur = self.live_out[b].clone();
         for i in (blk.start..blk.end).rev() {
@@ -317,7 +342,7 @@ impl Liveness {
 }
 
 /// Per-vgrf def and use lists from instruction footprints.
-pub fn def_use(p: &VProgram, acc: &[Access]) -> DefUse {
+pub fn def_use(p: &VProgram, acc: &[Rc<Access>]) -> DefUse {
     let mut du = DefUse {
         defs: vec![vec![]; p.vgrfs.len()],
         uses: vec![vec![]; p.vgrfs.len()],
@@ -376,7 +401,7 @@ mod tests {
         let mut seen = vec![];
         l.walk_back(0, |i, after| {
             seen.push((i, after.lane[2], after.lane[3], after.lane[4]));
-            l.access[i].clone()
+            Cow::Borrowed(&*l.access[i])
         });
         assert_eq!(
             seen,
@@ -403,7 +428,7 @@ mod tests {
         let mut flags = vec![];
         l.walk_back(0, |i, after| {
             flags.push((i, after.flag_lane, after.flag_raw));
-            l.access[i].clone()
+            Cow::Borrowed(&*l.access[i])
         });
         // After the full SIMD16 cmp both bytes of f0.0 are live; before it
         // none is; the predicated cmp reads byte 0.
@@ -443,7 +468,7 @@ mod tests {
         let mut g2 = vec![];
         l.walk_back(0, |i, after| {
             g2.push((i, after.lane[2], after.raw[2]));
-            l.access[i].clone()
+            Cow::Borrowed(&*l.access[i])
         });
         assert_eq!(
             g2,
@@ -460,8 +485,8 @@ mod tests {
         let l = Liveness::compute(&p).unwrap();
         let header = l.cfg.block_of[1];
         assert!(l.vgrf_live_in(&p, header, 0));
-        assert!(l.defined_in[header][2]);
-        assert!(!l.defined_in[0][2]);
+        assert!(l.defined().entry[header][2]);
+        assert!(!l.defined().entry[0][2]);
         // The WHILE's flag is live around the back edge into the header? No:
         // the cmp kills it before the WHILE reads it.
         assert_eq!(l.live_in[header].flag_lane, 0);

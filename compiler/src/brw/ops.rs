@@ -22,6 +22,9 @@ use eu::{
 };
 
 use crate::vir::GRF_BYTES;
+use rustc_hash::FxHashMap;
+use std::cell::RefCell;
+use std::rc::Rc;
 
 /// Which liveness views a write kills.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -347,6 +350,35 @@ pub fn access(i: &Instruction) -> Access {
     a
 }
 
+thread_local! {
+    /// Footprints already computed on this thread, by instruction.
+    static SHARED: RefCell<FxHashMap<Instruction, Rc<Access>>> = RefCell::new(FxHashMap::default());
+}
+
+/// Distinct instructions whose footprints a thread keeps; past this the
+/// table starts over (a compile's passes and its sibling configs reuse
+/// a few hundred).
+const SHARED_LIMIT: usize = 1 << 14;
+
+/// [`access`], computed once per distinct instruction on this thread and
+/// shared: the passes of a compile, and the configs of a case, ask again
+/// and again for the footprints of the same instructions, at whatever index
+/// insertions and deletions moved them to.
+pub fn shared_access(i: &Instruction) -> Rc<Access> {
+    SHARED.with(|t| {
+        if let Some(a) = t.borrow().get(i) {
+            return a.clone();
+        }
+        let a = Rc::new(access(i));
+        let mut t = t.borrow_mut();
+        if t.len() >= SHARED_LIMIT {
+            t.clear();
+        }
+        t.insert(i.clone(), a.clone());
+        a
+    })
+}
+
 /// Whether one (non-control-flow) instruction passes the validator on its
 /// own for `machine` (program-level rules such as EOT placement ignored).
 pub fn inst_valid(i: &Instruction, machine: &MachineConfig) -> bool {
@@ -414,6 +446,21 @@ mod tests {
 
     fn inst(t: &str) -> Instruction {
         parse_program(t).unwrap().insts.remove(0)
+    }
+
+    #[test]
+    fn shared_footprints_are_the_fresh_ones_computed_once_per_instruction() {
+        let i = inst("add(16) g10<1>D g12<8,8,1>D 1D");
+        let a = shared_access(&i);
+        assert_eq!(*a, access(&i));
+        assert!(Rc::ptr_eq(&a, &shared_access(&i.clone())));
+        // One field apart is another instruction with its own footprint.
+        let mut j = i.clone();
+        j.exec_size = 8;
+        let b = shared_access(&j);
+        assert!(!Rc::ptr_eq(&a, &b));
+        assert_eq!(b.writes, vec![(10, u32::MAX)]);
+        assert_eq!(a.writes, vec![(10, u32::MAX), (11, u32::MAX)]);
     }
 
     #[test]

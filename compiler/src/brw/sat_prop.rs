@@ -42,7 +42,7 @@ pub mod cov;
 
 use super::liveness::Liveness;
 use super::ops::{
-    access, dst_offsets, inst_valid, is_pred_sel, overlaps, src_footprint, src_offsets,
+    dst_offsets, inst_valid, is_pred_sel, overlaps, shared_access, src_footprint, src_offsets,
 };
 use crate::bugs::Bug;
 use crate::coverage::{hit, Point};
@@ -245,15 +245,16 @@ fn single_def_single_use(p: &VProgram, i: usize, fp: &[(u32, u32)]) -> Option<us
         .insts
         .iter()
         .enumerate()
-        .filter(|(_, inst)| overlaps(&access(inst).writes, fp));
+        .filter(|(_, inst)| overlaps(&shared_access(inst).writes, fp));
     let (k, w) = writers.next()?;
     if writers.next().is_some() {
         return None;
     }
-    let written = access(w).writes;
+    let written = shared_access(w);
     let readers = p.insts.iter().enumerate().filter(|(_, inst)| {
-        access(inst).reads.iter().any(|r| {
+        shared_access(inst).reads.iter().any(|r| {
             written
+                .writes
                 .iter()
                 .any(|&(reg, m)| reg == r.reg && m & r.mask != 0)
         })
@@ -278,7 +279,7 @@ fn propagate(
     let in_place = dst_offsets(&m.dst, exec) == src_offsets(&x, exec);
     for k in (start..i).rev() {
         let s = &p.insts[k];
-        let a = access(s);
+        let a = shared_access(s);
         if overlaps(&a.writes, &xfp) {
             hit(cov::PRODUCER_LOCAL);
             return fold(p, k, i, !live_after || in_place, ctx, machine);
@@ -329,7 +330,7 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
             if m.op == Opcode::Mov && m.msg.is_none() && !m.srcs.is_empty() {
                 live_after[i] = after.any_live(&src_footprint(&m.srcs[0], m.exec_size));
             }
-            live.access[i].clone()
+            std::borrow::Cow::Borrowed(&*live.access[i])
         });
     }
     let mut changed = false;

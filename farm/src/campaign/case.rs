@@ -121,19 +121,7 @@ pub fn run_case(
     };
     let made = super::feedback::make_case(&id.generator, mix, snapshot.as_deref(), seed);
     let case = made.case;
-    let mut r = CaseResult {
-        local,
-        global: g,
-        origin: made.origin,
-        rare: vec![],
-        coverage: BTreeMap::new(),
-        runs: vec![],
-        changed: vec![],
-        findings: vec![],
-        suspect: false,
-        driver: DriverCaseStats::default(),
-        error: None,
-    };
+    let mut r = CaseResult::empty(local, g, made.origin);
     let targets: Vec<Target> = id.targets.iter().filter_map(|t| t.parse().ok()).collect();
     if targets.contains(&Target::Model) {
         run_model(&case, mix, g, seed, &mut r);
@@ -148,6 +136,34 @@ pub fn run_case(
         r.rare = s.rare(r.coverage.keys().copied());
     }
     Some(r)
+}
+
+impl CaseResult {
+    /// The result of a case before any run.
+    fn empty(local: u64, global: u64, origin: super::feedback::Origin) -> CaseResult {
+        CaseResult {
+            local,
+            global,
+            origin,
+            rare: vec![],
+            coverage: BTreeMap::new(),
+            runs: vec![],
+            changed: vec![],
+            findings: vec![],
+            suspect: false,
+            driver: DriverCaseStats::default(),
+            error: None,
+        }
+    }
+}
+
+/// Checks a given `case` (seed `seed`, its global index) under every model
+/// config of the mix, as a campaign does: for benchmarks and tests of the
+/// model path alone.
+pub fn run_model_case(case: &ir::Case, mix: &Mix, seed: u64) -> CaseResult {
+    let mut r = CaseResult::empty(seed, seed, super::feedback::Origin::Fresh);
+    run_model(case, mix, seed, seed, &mut r);
+    r
 }
 
 /// Runs `case` on driver target `t` (opened on this thread's first use).
