@@ -130,6 +130,12 @@ pub fn hits() -> u64 {
     HITS.with(|h| h.get())
 }
 
+/// Adds `n` to [`hits`] (a replayed phase of a compile counts the hits
+/// its first run counted).
+pub(crate) fn add_hits(n: u64) {
+    HITS.with(|h| h.set(h.get() + n));
+}
+
 /// Resets [`hits`].
 pub fn reset_hits() {
     HITS.with(|h| h.set(0));

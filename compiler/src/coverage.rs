@@ -66,6 +66,33 @@ pub fn hit(point: Point) {
     });
 }
 
+/// Where the innermost active recording of this thread stands (None when
+/// nothing records): [`since`] takes what it recorded after this.
+pub fn mark() -> Option<usize> {
+    ACTIVE.with(|a| a.borrow().last().map(Vec::len))
+}
+
+/// The points the innermost recording got since `mark` (None when nothing
+/// was recording then, or nothing records now).
+pub fn since(mark: Option<usize>) -> Option<Vec<Point>> {
+    let m = mark?;
+    ACTIVE.with(|a| {
+        a.borrow()
+            .last()
+            .and_then(|top| top.get(m..).map(<[Point]>::to_vec))
+    })
+}
+
+/// Records `points` again, in order, as if each were [`hit`] now (a
+/// replayed phase of a compile reports what the phase reached).
+pub fn replay(points: &[Point]) {
+    ACTIVE.with(|a| {
+        if let Some(top) = a.borrow_mut().last_mut() {
+            top.extend_from_slice(points);
+        }
+    });
+}
+
 /// How often each point was reached.
 pub type Hits = BTreeMap<&'static str, u32>;
 
@@ -152,6 +179,26 @@ mod tests {
         hit(A);
         assert_eq!(outer.finish(), Hits::from([("test:a", 2)]));
         assert_eq!(POINTS, [A, B]);
+    }
+
+    #[test]
+    fn a_stretch_of_a_recording_can_be_taken_and_replayed() {
+        assert_eq!(mark(), None);
+        assert_eq!(since(None), None);
+        let r = Recording::start();
+        hit(A);
+        let m = mark();
+        assert_eq!(m, Some(1));
+        hit(B);
+        hit(A);
+        let got = since(m).unwrap();
+        assert_eq!(got, vec![B, A]);
+        replay(&got);
+        assert_eq!(r.finish(), Hits::from([("test:a", 3), ("test:b", 2)]));
+        // Nothing records now: nothing to take, and a replay is lost.
+        assert_eq!(since(m), None);
+        replay(&got);
+        assert_eq!(mark(), None);
     }
 
     #[test]

@@ -9,6 +9,7 @@
 pub mod brw;
 pub mod bugs;
 pub mod coverage;
+mod ir_phase;
 pub mod lower;
 pub mod nir;
 pub mod options;
@@ -20,7 +21,7 @@ pub mod vir;
 
 pub use bugs::{Bug, BugInfo, BugSet, BUGS};
 pub use options::{CompileOptions, Strategy};
-pub use passes::{BitfieldMode, PassCtx, PassInfo, PassSet, Stage, PASSES};
+pub use passes::{BitfieldMode, IrCtx, PassCtx, PassInfo, PassSet, Stage, PASSES};
 pub use stage::StageId;
 pub use stats::StaticStats;
 pub use vir::VProgram;
@@ -127,7 +128,7 @@ pub struct Compiled {
 }
 
 /// Most fixpoint rounds of a stage's passes.
-const MAX_ROUNDS: usize = 8;
+pub(crate) const MAX_ROUNDS: usize = 8;
 
 /// Compiles `program` with `opts`, telling `observer` when each stage starts
 /// and handing it the program after every stage that changed it. The IR is
@@ -144,38 +145,21 @@ pub fn compile_with_hook(
             opts.simd
         )));
     }
-    ir::validate(program)?;
+    let p = ir_phase::run(
+        program,
+        &opts.passes,
+        IrCtx {
+            bugs: opts.bugs,
+            bitfield: opts.passes.bitfield,
+        },
+        observer,
+    )?;
     let ctx = PassCtx {
         strategy: opts.strategy,
         simd: opts.simd,
         bugs: opts.bugs,
         bitfield: opts.passes.bitfield,
     };
-    let mut p = program.clone();
-    observer.snapshot(Snapshot {
-        stage: StageId::Input,
-        code: Code::Ir(&p),
-    });
-    for _ in 0..MAX_ROUNDS {
-        let mut progress = false;
-        for (index, info) in opts.passes.iter().filter(|(_, i)| i.stage == Stage::Ir) {
-            let stage = StageId::IrPass(index);
-            if let passes::Entry::Ir(f) = info.entry {
-                observer.begin(stage);
-                if f(&mut p, &ctx) {
-                    progress = true;
-                    ir::validate(&p).map_err(|error| CompileError::InvalidIr { stage, error })?;
-                    observer.snapshot(Snapshot {
-                        stage,
-                        code: Code::Ir(&p),
-                    });
-                }
-            }
-        }
-        if !progress {
-            break;
-        }
-    }
     observer.begin(StageId::Lowering);
     let mut v = lower::lower(&p, opts)?;
     check_virtual(&v, StageId::Lowering)?;
@@ -234,6 +218,12 @@ fn check_virtual(v: &VProgram, stage: StageId) -> Result<(), CompileError> {
 }
 
 fn check(p: &eu::Program, machine: &eu::MachineConfig, stage: StageId) -> Result<(), CompileError> {
+    // Most programs are valid and differ from the last one checked in a few
+    // instructions: ask the validator about each distinct instruction once,
+    // and for the violations only when something is wrong.
+    if eu::validate::valid_given(p, machine, |i| brw::ops::instruction_ok(i, machine)) {
+        return Ok(());
+    }
     match eu::validate(p, machine) {
         Ok(()) => Ok(()),
         Err(violations) => {

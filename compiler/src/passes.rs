@@ -50,11 +50,23 @@ pub struct PassCtx {
     pub bitfield: BitfieldMode,
 }
 
+/// What an IR pass knows about the compile: only what may change the IR
+/// phase's result. IR passes do not see the boolean strategy or the SIMD
+/// width, so compiles differing only in those share the IR phase
+/// (`ir_phase.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IrCtx {
+    /// Injected bugs.
+    pub bugs: BugSet,
+    /// The bitfield pass's mode.
+    pub bitfield: BitfieldMode,
+}
+
 /// A pass's entry point; returns whether it changed the program.
 #[derive(Clone, Copy)]
 pub enum Entry {
     /// An IR pass.
-    Ir(fn(&mut ir::Program, &PassCtx) -> bool),
+    Ir(fn(&mut ir::Program, &IrCtx) -> bool),
     /// An EU pass.
     Eu(fn(&mut VProgram, &PassCtx) -> bool),
 }

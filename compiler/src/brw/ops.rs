@@ -379,11 +379,36 @@ pub fn shared_access(i: &Instruction) -> Rc<Access> {
     })
 }
 
+thread_local! {
+    /// The validator's answers for single instructions on this thread.
+    static VALID: RefCell<FxHashMap<(Instruction, MachineConfig), bool>> =
+        RefCell::new(FxHashMap::default());
+}
+
+/// Whether a non-control-flow instruction passes its own rules for
+/// `machine` ([`eu::validate::instruction_ok`]), asked once per distinct
+/// instruction and machine on this thread.
+pub fn instruction_ok(i: &Instruction, machine: &MachineConfig) -> bool {
+    VALID.with(|t| {
+        let key = (i.clone(), *machine);
+        if let Some(&ok) = t.borrow().get(&key) {
+            return ok;
+        }
+        let ok = eu::validate::instruction_ok(i, machine);
+        let mut t = t.borrow_mut();
+        if t.len() >= SHARED_LIMIT {
+            t.clear();
+        }
+        t.insert(key, ok);
+        ok
+    })
+}
+
 /// Whether one (non-control-flow) instruction passes the validator on its
 /// own for `machine` (program-level rules such as EOT placement ignored).
 pub fn inst_valid(i: &Instruction, machine: &MachineConfig) -> bool {
     if !i.op.is_cf() {
-        return eu::validate::instruction_ok(i, machine);
+        return instruction_ok(i, machine);
     }
     match eu::validate(
         &Program {

@@ -27,13 +27,13 @@ pub mod cov;
 use super::{Defs, Node, Subst};
 use crate::bugs::Bug;
 use crate::coverage::{hit, Point};
-use crate::passes::PassCtx;
+use crate::passes::IrCtx;
 use ir::types::mask;
 use ir::{Instr, Op, OpClass, Program, Sig, ValueId};
 use std::sync::OnceLock;
 
 /// A rule's extra condition on what the pattern matched.
-type Cond = fn(&Match, &PassCtx) -> bool;
+type Cond = fn(&Match, &IrCtx) -> bool;
 
 /// One rewrite rule.
 pub struct Rule {
@@ -183,7 +183,7 @@ pub static RULES: &[Rule] = &[
 ];
 
 /// The shift count `s` is a multiple of `a`'s width (the op masks it away).
-fn count_is_zero(m: &Match, _: &PassCtx) -> bool {
+fn count_is_zero(m: &Match, _: &IrCtx) -> bool {
     let zero = m.konst("s") & (m.bits("a") as u64 - 1) == 0;
     if !zero {
         hit(cov::REFUSE_SHIFT_COUNT);
@@ -192,7 +192,7 @@ fn count_is_zero(m: &Match, _: &PassCtx) -> bool {
 }
 
 /// `t`, the inner conversion of `a`, is at least as wide as `a`.
-fn first_step_widens(m: &Match, _: &PassCtx) -> bool {
+fn first_step_widens(m: &Match, _: &IrCtx) -> bool {
     let widens = m.bits("t") >= m.bits("a");
     if !widens {
         hit(cov::REFUSE_NARROWING_FIRST);
@@ -202,7 +202,7 @@ fn first_step_widens(m: &Match, _: &PassCtx) -> bool {
 
 /// `m & ~c == 0`: the whole field of the bfi survives the iand, so
 /// `bfi(m, a, b) & c = ((a << ctz m) & m) | (b & ~m & c) = bfi(m, a, b & c)`.
-fn field_kept(m: &Match, ctx: &PassCtx) -> bool {
+fn field_kept(m: &Match, ctx: &IrCtx) -> bool {
     let c = m.konst("c");
     let not_c = if ctx.bugs.has(Bug::AlgebraicBfiIand) {
         // Injected bug (BUGS.md: algebraic-bfi-iand): complements c only
@@ -219,7 +219,7 @@ fn field_kept(m: &Match, ctx: &PassCtx) -> bool {
 }
 
 /// `m & c == 0`: the iand keeps only bits outside the field, which are b's.
-fn field_cleared(m: &Match, _: &PassCtx) -> bool {
+fn field_cleared(m: &Match, _: &IrCtx) -> bool {
     let cleared = m.konst("m") & m.konst("c") == 0;
     if !cleared {
         hit(cov::REFUSE_FIELD_NOT_CLEARED);
@@ -531,7 +531,7 @@ enum Rewrite {
 
 /// Tries the rules on `i`; on a match, appends the new instructions to
 /// `out` and returns what `i` becomes.
-fn rewrite(i: &Instr, st: &mut State, ctx: &PassCtx, out: &mut Vec<Instr>) -> Option<Rewrite> {
+fn rewrite(i: &Instr, st: &mut State, ctx: &IrCtx, out: &mut Vec<Instr>) -> Option<Rewrite> {
     let dest = i.dest?;
     st.defs.record(i);
     for (rule, search, replace, point) in parsed() {
@@ -599,7 +599,7 @@ fn rewrite(i: &Instr, st: &mut State, ctx: &PassCtx, out: &mut Vec<Instr>) -> Op
 
 /// Rewrites every instruction some rule matches; returns whether the
 /// program changed.
-pub fn run(p: &mut Program, ctx: &PassCtx) -> bool {
+pub fn run(p: &mut Program, ctx: &IrCtx) -> bool {
     let mut changed = false;
     // Each rule shrinks or simplifies what it matches, so this settles in a
     // few rounds; the bound is a guard against a cycle in the table.
@@ -617,7 +617,7 @@ pub fn run(p: &mut Program, ctx: &PassCtx) -> bool {
 
 /// One walk in program order (definitions before uses); returns whether
 /// some rule applied.
-fn round(p: &mut Program, ctx: &PassCtx) -> bool {
+fn round(p: &mut Program, ctx: &IrCtx) -> bool {
     let bound = p.value_bound();
     let mut st = State { defs: Defs::new(p) };
     let mut subst = Subst::new(bound);

@@ -40,13 +40,13 @@ pub mod cov;
 use super::{Defs, Node};
 use crate::bugs::Bug;
 use crate::coverage::hit;
-use crate::passes::{BitfieldMode, PassCtx};
+use crate::passes::{BitfieldMode, IrCtx};
 use ir::types::sext;
 use ir::{Instr, Op, Program, ValueId};
 
 /// Rewrites bitfield ops or patterns per `ctx.bitfield`; returns whether
 /// the program changed.
-pub fn run(p: &mut Program, ctx: &PassCtx) -> bool {
+pub fn run(p: &mut Program, ctx: &IrCtx) -> bool {
     let mut st = Emitter { defs: Defs::new(p) };
     let mut changed = false;
     super::walk_mut(&mut p.body, &mut |node| {
@@ -230,7 +230,7 @@ fn recognize(i: &Instr, st: &mut Emitter, out: &mut Vec<Instr>) -> Option<Instr>
 }
 
 /// Expand mode: the shift-and-mask sequence of a bitfield op.
-fn expand(i: &Instr, st: &mut Emitter, ctx: &PassCtx, out: &mut Vec<Instr>) -> Option<Instr> {
+fn expand(i: &Instr, st: &mut Emitter, ctx: &IrCtx, out: &mut Vec<Instr>) -> Option<Instr> {
     use Op::*;
     let s = &i.srcs;
     match i.op {
@@ -300,11 +300,11 @@ mod tests {
     use super::super::testing::{check, corpus, ctx, hits_of, interpret, one_block, Outcome};
     use crate::bugs::{Bug, BugSet};
     use crate::coverage::Hits;
-    use crate::passes::{BitfieldMode, PassCtx};
+    use crate::passes::{BitfieldMode, IrCtx};
     use ir::{parse_program, validate, Program};
 
-    fn expand_ctx() -> PassCtx {
-        PassCtx {
+    fn expand_ctx() -> IrCtx {
+        IrCtx {
             bitfield: BitfieldMode::Expand,
             ..ctx()
         }
@@ -312,7 +312,7 @@ mod tests {
 
     /// Golden check in expand mode (`check` runs native mode).
     fn check_expand(before: &str, after: &str) {
-        fn expand(p: &mut Program, _: &PassCtx) -> bool {
+        fn expand(p: &mut Program, _: &IrCtx) -> bool {
             super::run(p, &expand_ctx())
         }
         check(expand, before, after);
@@ -507,7 +507,7 @@ mod tests {
         let mut q = p.clone();
         assert!(super::run(
             &mut q,
-            &PassCtx {
+            &IrCtx {
                 bugs,
                 ..expand_ctx()
             }
@@ -592,7 +592,7 @@ mod tests {
                 ("ir:bitfield/expand/ubfe", 1),
             ])
         );
-        let bug = PassCtx {
+        let bug = IrCtx {
             bugs: BugSet::NONE.with(Bug::BitfieldExpandEdge),
             ..expand_ctx()
         };
@@ -611,7 +611,7 @@ mod tests {
                 let mut q = case.program.clone();
                 super::run(
                     &mut q,
-                    &PassCtx {
+                    &IrCtx {
                         bitfield: mode,
                         ..ctx()
                     },
@@ -619,7 +619,7 @@ mod tests {
                 validate(&q).unwrap_or_else(|e| panic!("{name}: {e}"));
                 assert!(!super::run(
                     &mut q.clone(),
-                    &PassCtx {
+                    &IrCtx {
                         bitfield: mode,
                         ..ctx()
                     }

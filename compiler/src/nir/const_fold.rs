@@ -19,14 +19,14 @@ pub mod cov;
 use super::{Node, Subst};
 use crate::bugs::Bug;
 use crate::coverage::hit;
-use crate::passes::PassCtx;
+use crate::passes::IrCtx;
 use ir::eval::Args;
 use ir::types::mask;
 use ir::{Instr, Op, OpClass, Program, ValueKind, ValueMap};
 
 /// Folds constant ALU instructions and constant-condition `bcsel`s; returns
 /// whether the program changed.
-pub fn run(p: &mut Program, ctx: &PassCtx) -> bool {
+pub fn run(p: &mut Program, ctx: &IrCtx) -> bool {
     let bound = p.value_bound();
     // The constant each value holds, as (bits, value), once its load_const
     // has been seen; program order visits definitions before uses.
@@ -75,7 +75,7 @@ enum Fold {
     Copy(ir::ValueId),
 }
 
-fn fold(i: &Instr, consts: &ValueMap<(u8, u64)>, ctx: &PassCtx) -> Fold {
+fn fold(i: &Instr, consts: &ValueMap<(u8, u64)>, ctx: &IrCtx) -> Fold {
     let info = i.op.info();
     let (Some(eval), Some(dest)) = (info.eval, i.dest) else {
         if info.class == OpClass::Subgroup

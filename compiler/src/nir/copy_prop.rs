@@ -26,13 +26,13 @@ pub mod cov;
 use super::{Node, Subst};
 use crate::bugs::{Bug, BugSet};
 use crate::coverage::hit;
-use crate::passes::PassCtx;
+use crate::passes::IrCtx;
 use ir::cfg::Cfg;
 use ir::{Instr, Op, Program, ValueId, ValueMap};
 
 /// Removes copies by rewriting their uses; returns whether the program
 /// changed.
-pub fn run(p: &mut Program, ctx: &PassCtx) -> bool {
+pub fn run(p: &mut Program, ctx: &IrCtx) -> bool {
     let mut changed = false;
     while round(p, ctx.bugs) {
         changed = true;

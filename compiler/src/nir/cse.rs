@@ -23,7 +23,7 @@ pub mod cov;
 use super::{Node, Subst};
 use crate::bugs::Bug;
 use crate::coverage::hit;
-use crate::passes::PassCtx;
+use crate::passes::IrCtx;
 use ir::cfg::Cfg;
 use ir::{Instr, Op, OpClass, Program, ValueId};
 use std::collections::HashMap;
@@ -37,7 +37,7 @@ struct Key {
 }
 
 /// Whether instructions with this op may be merged.
-fn mergeable(op: Op, ctx: &PassCtx) -> bool {
+fn mergeable(op: Op, ctx: &IrCtx) -> bool {
     match op.info().class {
         OpClass::Alu | OpClass::Const => true,
         OpClass::Io => op.is_pure(),
@@ -66,7 +66,7 @@ fn key(i: &Instr) -> Option<(Key, u8)> {
 
 /// Merges identical instructions into dominating copies; returns whether
 /// the program changed.
-pub fn run(p: &mut Program, ctx: &PassCtx) -> bool {
+pub fn run(p: &mut Program, ctx: &IrCtx) -> bool {
     let cfg = Cfg::build(&p.body);
     let mut subst = Subst::new(p.value_bound());
     // Every mergeable instruction seen so far, by key: its result size,

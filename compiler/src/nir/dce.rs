@@ -20,13 +20,13 @@ pub mod cov;
 use super::Node;
 use crate::bugs::Bug;
 use crate::coverage::hit;
-use crate::passes::PassCtx;
+use crate::passes::IrCtx;
 use ir::cfg::Cfg;
 use ir::{BlockId, Program, ValueId};
 
 /// Removes unused pure instructions and phis; returns whether the program
 /// changed.
-pub fn run(p: &mut Program, ctx: &PassCtx) -> bool {
+pub fn run(p: &mut Program, ctx: &IrCtx) -> bool {
     let bound = p.value_bound();
     // Only the injected bug needs the CFG (to tell back edges apart).
     let cfg = (!ctx.bugs.is_empty()).then(|| Cfg::build(&p.body));

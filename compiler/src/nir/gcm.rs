@@ -30,13 +30,13 @@ pub mod cov;
 
 use crate::bugs::Bug;
 use crate::coverage::hit;
-use crate::passes::PassCtx;
+use crate::passes::IrCtx;
 use ir::cfg::Cfg;
 use ir::{Instr, Program, ValueId, ValueMap};
 
 /// Hoists loop-invariant speculatable instructions; returns whether the
 /// program changed.
-pub fn run(p: &mut Program, ctx: &PassCtx) -> bool {
+pub fn run(p: &mut Program, ctx: &IrCtx) -> bool {
     let cfg = Cfg::build(&p.body);
     let bound = p.value_bound();
     // The block index defining each value, updated as instructions move.

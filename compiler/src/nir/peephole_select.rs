@@ -24,14 +24,14 @@ pub mod cov;
 
 use crate::bugs::{Bug, BugSet};
 use crate::coverage::{hit, Point};
-use crate::passes::PassCtx;
+use crate::passes::IrCtx;
 use ir::{Block, BlockId, CfNode, Def, If, Instr, Op, Program};
 
 /// The most instructions an arm may have (Intel runs NIR's pass with 8).
 pub const LIMIT: usize = 8;
 
 /// Converts small `if`s into selects; returns whether the program changed.
-pub fn run(p: &mut Program, ctx: &PassCtx) -> bool {
+pub fn run(p: &mut Program, ctx: &IrCtx) -> bool {
     let mut renames: Vec<(BlockId, BlockId)> = Vec::new();
     list(&mut p.body, &mut renames, ctx.bugs);
     if renames.is_empty() {

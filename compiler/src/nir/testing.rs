@@ -7,8 +7,7 @@
 //! treat them as opaque, so any deterministic meaning checks that a pass
 //! only moved, merged or dropped them where it may.
 
-use crate::options::Strategy;
-use crate::passes::PassCtx;
+use crate::passes::IrCtx;
 use ir::eval::Args;
 use ir::types::mask;
 use ir::{
@@ -16,7 +15,7 @@ use ir::{
 };
 
 /// A pass's entry point.
-pub(crate) type Pass = fn(&mut Program, &PassCtx) -> bool;
+pub(crate) type Pass = fn(&mut Program, &IrCtx) -> bool;
 
 /// The IR passes in pipeline order.
 pub(crate) const PIPELINE: [(&str, Pass); 3] = [
@@ -25,11 +24,9 @@ pub(crate) const PIPELINE: [(&str, Pass); 3] = [
     ("dce", super::dce::run),
 ];
 
-/// A context for running passes in tests (IR passes ignore it).
-pub(crate) fn ctx() -> PassCtx {
-    PassCtx {
-        strategy: Strategy::Bool32,
-        simd: 16,
+/// A context for running passes in tests: no bugs, bitfield ops native.
+pub(crate) fn ctx() -> IrCtx {
+    IrCtx {
         bugs: crate::bugs::BugSet::NONE,
         bitfield: crate::passes::BitfieldMode::Native,
     }
@@ -55,7 +52,7 @@ pub(crate) fn bug_case_after(pass: Pass, name: &str, bug: Option<crate::bugs::Bu
 
 /// Runs `pass` once on `text` (with `ctx`) under a coverage recording and
 /// returns the decision points it reached, with how often.
-pub(crate) fn hits_of(pass: Pass, ctx: &PassCtx, text: &str) -> crate::coverage::Hits {
+pub(crate) fn hits_of(pass: Pass, ctx: &IrCtx, text: &str) -> crate::coverage::Hits {
     let mut p = parse_program(text).unwrap_or_else(|e| panic!("bad test input: {e}"));
     validate(&p).unwrap_or_else(|e| panic!("invalid test input: {e}"));
     let rec = crate::coverage::Recording::start();

@@ -158,26 +158,17 @@ pub fn validate(p: &Program, cfg: &MachineConfig) -> Result<(), Vec<Violation>> 
             sink.err("eot", "only the last instruction may end the thread");
         }
     }
-    match p.insts.last() {
-        None => out.push(Violation {
+    if let Some((index, detail)) = end_problem(p) {
+        out.push(Violation {
             rule: "eot",
-            index: 0,
-            text: String::new(),
-            detail: "an empty program never ends its thread".into(),
-        }),
-        Some(last) if !(last.op == Opcode::Send && last.eot) => out.push(Violation {
-            rule: "eot",
-            index: n - 1,
-            text: print_instruction(last),
-            detail: "the last instruction must be a SEND with EOT".into(),
-        }),
-        Some(last) if last.pred.is_some() => out.push(Violation {
-            rule: "eot",
-            index: n - 1,
-            text: print_instruction(last),
-            detail: "the EOT send must not be predicated".into(),
-        }),
-        _ => {}
+            index,
+            text: p
+                .insts
+                .get(index)
+                .map(print_instruction)
+                .unwrap_or_default(),
+            detail: detail.into(),
+        });
     }
     match cf::analyze(&p.insts) {
         Err(e) => out.push(Violation {
@@ -195,10 +186,7 @@ pub fn validate(p: &Program, cfg: &MachineConfig) -> Result<(), Vec<Violation>> 
                 if !i.op.is_cf() {
                     continue;
                 }
-                for (rule, have, want) in [
-                    ("cf-jip", i.jip, info.jip[index]),
-                    ("cf-uip", i.uip, info.uip[index]),
-                ] {
+                for (rule, have, want) in targets(i, &info, index) {
                     if have != want {
                         out.push(Violation {
                             rule,
@@ -222,6 +210,79 @@ pub fn validate(p: &Program, cfg: &MachineConfig) -> Result<(), Vec<Violation>> 
     } else {
         Err(out)
     }
+}
+
+/// Whether `p` passes every rule, as [`validate`] would say, given that
+/// `inst_ok` answers for each non-control-flow instruction whether it
+/// passes its own rules (as [`instruction_ok`] does). A caller that
+/// remembers those answers validates a changed program without checking
+/// its unchanged instructions again; it asks [`validate`] for the
+/// violations when this says no.
+pub fn valid_given(
+    p: &Program,
+    cfg: &MachineConfig,
+    mut inst_ok: impl FnMut(&crate::isa::Instruction) -> bool,
+) -> bool {
+    let n = p.insts.len();
+    for (index, i) in p.insts.iter().enumerate() {
+        if i.eot && index + 1 != n {
+            return false;
+        }
+        let ok = if i.op.is_cf() {
+            let mut sink = Sink {
+                out: None,
+                index,
+                inst: i,
+                failed: false,
+            };
+            inst::check(i, cfg, &mut sink);
+            !sink.failed
+        } else {
+            inst_ok(i)
+        };
+        if !ok {
+            return false;
+        }
+    }
+    if end_problem(p).is_some() {
+        return false;
+    }
+    match cf::analyze(&p.insts) {
+        Err(_) => false,
+        Ok(info) => p.insts.iter().enumerate().all(|(index, i)| {
+            !i.op.is_cf()
+                || targets(i, &info, index)
+                    .iter()
+                    .all(|(_, have, want)| have == want)
+        }),
+    }
+}
+
+/// What is wrong with the end of the thread, if anything: the index to
+/// blame and why.
+fn end_problem(p: &Program) -> Option<(usize, &'static str)> {
+    let n = p.insts.len();
+    match p.insts.last() {
+        None => Some((0, "an empty program never ends its thread")),
+        Some(last) if !(last.op == Opcode::Send && last.eot) => {
+            Some((n - 1, "the last instruction must be a SEND with EOT"))
+        }
+        Some(last) if last.pred.is_some() => Some((n - 1, "the EOT send must not be predicated")),
+        _ => None,
+    }
+}
+
+/// A control-flow instruction's jump targets as encoded and as its
+/// structure demands: `(rule, have, want)` for JIP and UIP.
+fn targets(
+    i: &crate::isa::Instruction,
+    info: &cf::CfInfo,
+    index: usize,
+) -> [(&'static str, Option<u32>, Option<u32>); 2] {
+    [
+        ("cf-jip", i.jip, info.jip[index]),
+        ("cf-uip", i.uip, info.uip[index]),
+    ]
 }
 
 #[cfg(test)]

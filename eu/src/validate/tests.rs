@@ -415,3 +415,39 @@ fn instruction_ok_agrees_with_validating_the_instruction_alone() {
     }
     assert!(ok > 20 && bad > 20, "{ok} valid, {bad} invalid");
 }
+
+#[test]
+fn valid_given_agrees_with_validate() {
+    // Every breaking and conforming program above, with and without the
+    // end of thread, and each with its instructions' answers from
+    // `instruction_ok`: `valid_given` says yes exactly when `validate` does.
+    let cfg = MachineConfig::GFX11;
+    let (mut yes, mut no) = (0, 0);
+    for (rule, breaking, conforming) in CASES {
+        for text in [breaking.to_string(), conforming.to_string()] {
+            for full in [format!("{text}\n{END}"), text.clone()] {
+                let Ok(p) = parse_program(&full) else {
+                    continue;
+                };
+                let want = validate(&p, &cfg).is_ok();
+                let got = valid_given(&p, &cfg, |i| instruction_ok(i, &cfg));
+                assert_eq!(got, want, "rule {rule}: `{full}`");
+                if want {
+                    yes += 1;
+                } else {
+                    no += 1;
+                }
+            }
+        }
+    }
+    // An EOT send that is not last, and an empty program.
+    let p = parse_program(&format!("{END}\n{END}")).unwrap();
+    assert!(!valid_given(&p, &cfg, |i| instruction_ok(i, &cfg)));
+    assert!(!valid_given(&Program { insts: vec![] }, &cfg, |_| true));
+    // The answers given are the ones used: a conforming program is refused
+    // when its instructions are said to break their rules.
+    let p = parse_program(&format!("mov(8) g2<1>UD g3<8,8,1>UD\n{END}")).unwrap();
+    assert!(valid_given(&p, &cfg, |_| true));
+    assert!(!valid_given(&p, &cfg, |i| i.op.is_cf() || i.op == Opcode::Send));
+    assert!(yes > 50 && no > 50, "{yes} valid, {no} invalid");
+}

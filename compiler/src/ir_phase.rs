@@ -1,0 +1,263 @@
+//! The IR half of a compile (input validation and the IR passes to their
+//! fixpoint), shared between compiles that would repeat it.
+//!
+//! The IR passes read only the injected bugs and the bitfield mode of the
+//! options (their entry points take an [`IrCtx`], which holds nothing
+//! else), so the configs of a campaign case that differ only in boolean
+//! strategy or SIMD width run exactly the same IR phase. Each thread keeps
+//! the last few IR phases it ran, keyed by everything they read: the input
+//! program, the IR passes that are on, the bugs and the bitfield mode. A
+//! compile that finds its key replays the phase instead of running it: the
+//! observer sees the same stage starts and the same snapshots, the
+//! coverage recording gets the same decision points and the injected-bug
+//! counter the same hits, and the result is the same program or error. A
+//! phase that panicked is not kept (the panic repeats next time).
+
+use crate::coverage::{self, Point};
+use crate::passes::{self, IrCtx, PassSet, Stage};
+use crate::{Code, CompileError, Observer, Snapshot, StageId, MAX_ROUNDS};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// What the IR phase reads of a compile.
+#[derive(Clone, PartialEq, Eq)]
+struct Key {
+    program: ir::Program,
+    /// The IR passes that are on, in table order.
+    passes: Vec<usize>,
+    ctx: IrCtx,
+}
+
+/// One thing the phase told the observer.
+#[derive(Clone)]
+enum Event {
+    Begin(StageId),
+    Snapshot(StageId, Rc<ir::Program>),
+}
+
+/// A finished IR phase: everything a replay must reproduce.
+struct Phase {
+    events: Vec<Event>,
+    /// The decision points it reached (None when nothing was recording, so
+    /// a recording compile cannot replay it).
+    points: Option<Vec<Point>>,
+    /// Injected-bug hits.
+    bug_hits: u64,
+    result: Result<Rc<ir::Program>, CompileError>,
+}
+
+/// IR phases a thread keeps (the default mix runs two pass sets per case).
+const KEPT: usize = 4;
+
+thread_local! {
+    /// The last IR phases run on this thread, most recent last.
+    static PHASES: RefCell<Vec<(Key, Rc<Phase>)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// An observer that passes everything on and writes it down.
+struct Tape<'a> {
+    inner: &'a mut dyn Observer,
+    events: Vec<Event>,
+}
+
+impl Observer for Tape<'_> {
+    fn begin(&mut self, stage: StageId) {
+        self.events.push(Event::Begin(stage));
+        self.inner.begin(stage);
+    }
+
+    fn snapshot(&mut self, s: Snapshot<'_>) {
+        if let Code::Ir(p) = s.code {
+            self.events
+                .push(Event::Snapshot(s.stage, Rc::new(p.clone())));
+        }
+        self.inner.snapshot(s);
+    }
+}
+
+/// Validates `program` and runs the IR passes of `passes` on it to their
+/// fixpoint (as [`crate::compile_with_hook`] does), or replays the same
+/// phase from this thread's memory.
+pub fn run(
+    program: &ir::Program,
+    passes: &PassSet,
+    ctx: IrCtx,
+    observer: &mut dyn Observer,
+) -> Result<ir::Program, CompileError> {
+    let key = Key {
+        program: program.clone(),
+        passes: passes
+            .iter()
+            .filter(|(_, i)| i.stage == Stage::Ir)
+            .map(|(k, _)| k)
+            .collect(),
+        ctx,
+    };
+    let recording = coverage::mark().is_some();
+    let found = PHASES.with(|m| {
+        m.borrow()
+            .iter()
+            .find(|(k, ph)| *k == key && (ph.points.is_some() || !recording))
+            .map(|(_, ph)| ph.clone())
+    });
+    if let Some(ph) = found {
+        return replay(&ph, observer);
+    }
+    let mark = coverage::mark();
+    let hits = crate::bugs::hits();
+    let mut tape = Tape {
+        inner: observer,
+        events: Vec::new(),
+    };
+    let result = optimize(program, passes, &ctx, &mut tape);
+    let phase = Phase {
+        events: tape.events,
+        points: coverage::since(mark),
+        bug_hits: crate::bugs::hits() - hits,
+        result: result.map(Rc::new),
+    };
+    let out = phase.result.as_deref().cloned().map_err(Clone::clone);
+    PHASES.with(|m| {
+        let mut m = m.borrow_mut();
+        m.retain(|(k, _)| *k != key);
+        if m.len() >= KEPT {
+            m.remove(0);
+        }
+        m.push((key, Rc::new(phase)));
+    });
+    out
+}
+
+/// Tells `observer`, the coverage recording and the bug counter what the
+/// phase told them, and returns its result.
+fn replay(ph: &Phase, observer: &mut dyn Observer) -> Result<ir::Program, CompileError> {
+    for e in &ph.events {
+        match e {
+            Event::Begin(stage) => observer.begin(*stage),
+            Event::Snapshot(stage, p) => observer.snapshot(Snapshot {
+                stage: *stage,
+                code: Code::Ir(p),
+            }),
+        }
+    }
+    if let Some(points) = &ph.points {
+        coverage::replay(points);
+    }
+    crate::bugs::add_hits(ph.bug_hits);
+    ph.result.as_deref().cloned().map_err(Clone::clone)
+}
+
+/// The phase itself.
+fn optimize(
+    program: &ir::Program,
+    passes: &PassSet,
+    ctx: &IrCtx,
+    observer: &mut dyn Observer,
+) -> Result<ir::Program, CompileError> {
+    ir::validate(program)?;
+    let mut p = program.clone();
+    observer.snapshot(Snapshot {
+        stage: StageId::Input,
+        code: Code::Ir(&p),
+    });
+    for _ in 0..MAX_ROUNDS {
+        let mut progress = false;
+        for (index, info) in passes.iter().filter(|(_, i)| i.stage == Stage::Ir) {
+            let stage = StageId::IrPass(index);
+            if let passes::Entry::Ir(f) = info.entry {
+                observer.begin(stage);
+                if f(&mut p, ctx) {
+                    progress = true;
+                    ir::validate(&p).map_err(|error| CompileError::InvalidIr { stage, error })?;
+                    observer.snapshot(Snapshot {
+                        stage,
+                        code: Code::Ir(&p),
+                    });
+                }
+            }
+        }
+        if !progress {
+            break;
+        }
+    }
+    Ok(p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bugs::{Bug, BugSet};
+    use crate::passes::BitfieldMode;
+
+    const TEXT: &str = "shader: t\ndecl_input 0 i32\ndecl_output 0 i32\nimpl main {\n\tblock b0:\n\t32 %0 = @load_input () (slot=0)\n\t32 %1 = load_const (0x00000000)\n\t32 %2 = iadd %0, %1\n\t32 %3 = iadd %0, %1\n\t32 %4 = imul %2, %3\n\t@store_output (%4) (slot=0)\n}\n";
+
+    /// Everything an observer and a recording see of one phase.
+    fn observe(
+        p: &ir::Program,
+        passes: &PassSet,
+        ctx: IrCtx,
+    ) -> (Vec<String>, coverage::Hits, u64) {
+        let mut seen = Vec::new();
+        let mut obs = |s: Snapshot<'_>| {
+            if let Code::Ir(p) = s.code {
+                seen.push(format!("{}\n{}", s.stage, ir::print_program(p)));
+            }
+        };
+        crate::bugs::reset_hits();
+        let rec = coverage::Recording::start();
+        let out = run(p, passes, ctx, &mut obs).map(|p| ir::print_program(&p));
+        let hits = rec.finish();
+        seen.push(format!("{out:?}"));
+        (seen, hits, crate::bugs::hits())
+    }
+
+    #[test]
+    fn a_replayed_phase_shows_what_the_first_run_showed() {
+        let p = ir::parse_case(TEXT).unwrap().program;
+        let ctx = IrCtx {
+            bugs: BugSet::NONE,
+            bitfield: BitfieldMode::Native,
+        };
+        let first = observe(&p, &PassSet::all(), ctx);
+        // The passes changed something (algebraic folds both `+ 0`, DCE
+        // removes the constant), and the second run is a replay.
+        assert!(first.0.len() > 2, "{:?}", first.0);
+        assert_eq!(first.1.get("ir:algebraic/rule/iadd-zero"), Some(&2));
+        let again = observe(&p, &PassSet::all(), ctx);
+        assert_eq!(again, first);
+        let found = PHASES.with(|m| m.borrow().iter().filter(|(k, _)| k.program == p).count());
+        assert_eq!(found, 1);
+        // Another pass set is another phase, with its own result.
+        let none = observe(&p, &PassSet::none(), ctx);
+        assert_eq!(none.0.len(), 2);
+        assert!(none.1.is_empty());
+    }
+
+    #[test]
+    fn injected_bug_hits_are_replayed() {
+        let text = include_str!("../../corpus/bugs/cse-cross-invocation.sir");
+        let p = ir::parse_case(text).unwrap().program;
+        let ctx = IrCtx {
+            bugs: BugSet::NONE.with(Bug::CseCrossInvocation),
+            bitfield: BitfieldMode::Native,
+        };
+        let first = observe(&p, &PassSet::all(), ctx);
+        assert!(first.2 > 0, "the bug merges the two ballots");
+        let again = observe(&p, &PassSet::all(), ctx);
+        assert_eq!(again, first);
+    }
+
+    #[test]
+    fn a_phase_run_without_recording_is_run_again_for_a_recording() {
+        let p = ir::parse_case(TEXT).unwrap().program;
+        let ctx = IrCtx {
+            bugs: BugSet::NONE,
+            bitfield: BitfieldMode::Expand,
+        };
+        let mut quiet = |_: Snapshot<'_>| {};
+        run(&p, &PassSet::all(), ctx, &mut quiet).unwrap();
+        let recorded = observe(&p, &PassSet::all(), ctx);
+        assert!(!recorded.1.is_empty());
+        assert_eq!(observe(&p, &PassSet::all(), ctx), recorded);
+    }
+}
