@@ -392,6 +392,28 @@ pub struct Checked {
 /// (computed once per case and SIMD width), with the stages that changed
 /// the program and the decision points reached on the way.
 pub fn check_against(case: &Case, config: &Config, expected: &Outputs) -> Checked {
+    check_against_with(case, config, expected, &mut SimMemo::default())
+}
+
+/// The verdicts of the final programs one case's configs compiled to, so
+/// that configs compiling to the same program (at the same width) run it
+/// once: the simulator is deterministic and the case's dispatch and
+/// expected outputs are the same for all of them.
+#[derive(Clone, Debug, Default)]
+pub struct SimMemo {
+    seen: Vec<(u32, eu::Program, Verdict)>,
+    /// How many simulations the memo saved.
+    pub saved: u64,
+}
+
+/// [`check_against`] for one of several configs of the same case (the same
+/// dispatch and `expected`), sharing `memo` with the others.
+pub fn check_against_with(
+    case: &Case,
+    config: &Config,
+    expected: &Outputs,
+    memo: &mut SimMemo,
+) -> Checked {
     let session = Session::run(&case.program, config, Capture::Stages);
     let changed = session.changed().collect();
     let coverage = session.coverage;
@@ -409,15 +431,30 @@ pub fn check_against(case: &Case, config: &Config, expected: &Outputs) -> Checke
         .dispatch
         .as_ref()
         .expect("a case with expected outputs has a dispatch");
-    let v = simulate_and_compare(
-        &compiled.program,
-        StageId::Regalloc,
-        eu::MachineConfig::GFX11,
-        &case.program,
-        d,
-        config.simd,
-        expected,
-    );
+    let known = memo
+        .seen
+        .iter()
+        .find(|(simd, p, _)| *simd == config.simd && *p == compiled.program);
+    let v = match known {
+        Some((_, _, v)) => {
+            memo.saved += 1;
+            v.clone()
+        }
+        None => {
+            let v = simulate_and_compare(
+                &compiled.program,
+                StageId::Regalloc,
+                eu::MachineConfig::GFX11,
+                &case.program,
+                d,
+                config.simd,
+                expected,
+            );
+            memo.seen
+                .push((config.simd, compiled.program.clone(), v.clone()));
+            v
+        }
+    };
     Checked {
         verdict: v,
         changed,
@@ -498,6 +535,38 @@ mod tests {
         assert_eq!(compare(&expected, &got).len(), 3);
         let none = Exclusions::none(2, 2);
         assert_eq!(compare_relaxed(&expected, &none, &got).0.len(), 3);
+    }
+
+    #[test]
+    fn configs_compiling_to_the_same_program_simulate_it_once() {
+        // No booleans: the strategies lower it alike, so bool32 and bool16
+        // (all passes) give the same final program; no passes gives another.
+        let case = ir::parse_case(include_str!("../../corpus/int_div.sir")).unwrap();
+        let expected = expected_outputs(&case, 16).unwrap();
+        let configs = [
+            Config::new(Strategy::Bool32, 16, PassSet::all()),
+            Config::new(Strategy::Bool16, 16, PassSet::all()),
+            Config::new(Strategy::Bool32, 16, PassSet::none()),
+        ];
+        let programs: Vec<eu::Program> = configs
+            .iter()
+            .map(|c| {
+                compiler::compile(&case.program, &c.options())
+                    .unwrap()
+                    .program
+            })
+            .collect();
+        assert_eq!(programs[0], programs[1]);
+        assert_ne!(programs[0], programs[2]);
+        let mut memo = SimMemo::default();
+        for c in &configs {
+            let shared = check_against_with(&case, c, &expected, &mut memo);
+            let alone = check_against(&case, c, &expected);
+            assert_eq!(shared.verdict, alone.verdict);
+            assert_eq!(shared.verdict, Verdict::Pass);
+            assert_eq!(shared.coverage, alone.coverage);
+        }
+        assert_eq!(memo.saved, 1);
     }
 
     #[test]

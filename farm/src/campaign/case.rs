@@ -233,10 +233,11 @@ fn run_model(case: &ir::Case, mix: &Mix, g: u64, seed: u64, r: &mut CaseResult) 
     let configs = mix.configs(seed);
     let expected = oracle::check::expected_outputs(case, configs[0].simd);
     let mut mismatches = Vec::new();
+    let mut memo = oracle::check::SimMemo::default();
     for (pos, c) in configs.iter().enumerate() {
         let v = match &expected {
             Ok(e) => {
-                let checked = oracle::check::check_against(case, c, e);
+                let checked = oracle::check::check_against_with(case, c, e, &mut memo);
                 r.changed.extend(checked.changed);
                 for (point, n) in checked.coverage {
                     let e = r.coverage.entry(point).or_default();
