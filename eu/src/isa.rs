@@ -420,7 +420,7 @@ pub enum Message {
 pub type Srcs = smallvec::SmallVec<[Src; 3]>;
 
 /// One instruction.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Instruction {
     /// Opcode.
     pub op: Opcode,
@@ -453,6 +453,30 @@ pub struct Instruction {
     pub jip: Option<u32>,
     /// Update target as an absolute instruction index (control flow).
     pub uip: Option<u32>,
+}
+
+/// Hashes what tells instructions of one program apart most often (the
+/// opcode, execution size, channel group, message, conditional modifier,
+/// jump target and the operands' registers, types and regions) and leaves
+/// the rest to `==`: equal instructions hash equally, and tables
+/// keyed by instruction (the compiler's footprint and validity caches) pay
+/// for a few words instead of every field.
+impl std::hash::Hash for Instruction {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.op.hash(h);
+        h.write_u8(self.exec_size);
+        h.write_u8(self.group);
+        self.dst.kind.hash(h);
+        self.dst.ty.hash(h);
+        self.msg.hash(h);
+        self.cmod.hash(h);
+        h.write_u32(self.jip.unwrap_or(u32::MAX));
+        for s in &self.srcs {
+            s.kind.hash(h);
+            s.ty.hash(h);
+            s.region.hash(h);
+        }
+    }
 }
 
 impl Instruction {
@@ -524,5 +548,31 @@ impl MachineConfig {
 impl Default for MachineConfig {
     fn default() -> Self {
         MachineConfig::GFX11
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+    use std::hash::{BuildHasher, RandomState};
+
+    #[test]
+    fn instructions_equal_hash_equal_and_unhashed_fields_still_count() {
+        let i = crate::asm::parse_program("(+f0.0) add(8) g2<1>D g3<8,8,1>D 1D")
+            .unwrap()
+            .insts
+            .remove(0);
+        let s = RandomState::new();
+        assert_eq!(s.hash_one(&i), s.hash_one(i.clone()));
+        // The predicate and saturate are not hashed: the copy hashes alike
+        // and is still another instruction.
+        let mut j = i.clone();
+        j.pred = None;
+        j.sat = true;
+        assert_eq!(s.hash_one(&i), s.hash_one(&j));
+        assert_ne!(i, j);
+        let table: HashMap<Instruction, u32> = [(i.clone(), 1), (j.clone(), 2)].into();
+        assert_eq!((table.len(), table[&i], table[&j]), (2, 1, 2));
     }
 }

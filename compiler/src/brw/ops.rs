@@ -380,8 +380,9 @@ pub fn shared_access(i: &Instruction) -> Rc<Access> {
 }
 
 thread_local! {
-    /// The validator's answers for single instructions on this thread.
-    static VALID: RefCell<FxHashMap<(Instruction, MachineConfig), bool>> =
+    /// The validator's answers for single instructions on this thread, per
+    /// machine (looked up by the instruction alone: no key to build).
+    static VALID: RefCell<FxHashMap<Instruction, Vec<(MachineConfig, bool)>>> =
         RefCell::new(FxHashMap::default());
 }
 
@@ -390,8 +391,11 @@ thread_local! {
 /// instruction and machine on this thread.
 pub fn instruction_ok(i: &Instruction, machine: &MachineConfig) -> bool {
     VALID.with(|t| {
-        let key = (i.clone(), *machine);
-        if let Some(&ok) = t.borrow().get(&key) {
+        let known = t
+            .borrow()
+            .get(i)
+            .and_then(|v| v.iter().find(|(m, _)| m == machine).map(|&(_, ok)| ok));
+        if let Some(ok) = known {
             return ok;
         }
         let ok = eu::validate::instruction_ok(i, machine);
@@ -399,7 +403,7 @@ pub fn instruction_ok(i: &Instruction, machine: &MachineConfig) -> bool {
         if t.len() >= SHARED_LIMIT {
             t.clear();
         }
-        t.insert(key, ok);
+        t.entry(i.clone()).or_default().push((*machine, ok));
         ok
     })
 }
