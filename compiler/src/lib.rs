@@ -167,14 +167,22 @@ pub fn compile_with_hook(
         stage: StageId::Lowering,
         code: Code::Eu(&v),
     });
+    let mut unchanged = Unchanged::default();
     for _ in 0..MAX_ROUNDS {
         let mut progress = false;
         for (index, info) in opts.passes.iter().filter(|(_, i)| i.stage == Stage::Eu) {
             let stage = StageId::EuPass(index);
             if let passes::Entry::Eu(f) = info.entry {
                 observer.begin(stage);
+                if unchanged.replay(index) {
+                    continue;
+                }
+                #[cfg(debug_assertions)]
+                let before = v.clone();
+                let run = unchanged.watch();
                 if f(&mut v, &ctx) {
                     progress = true;
+                    unchanged.changed();
                     v.compact().map_err(|e| CompileError::InvalidEu {
                         stage,
                         rule: e.rule,
@@ -186,6 +194,13 @@ pub fn compile_with_hook(
                         stage,
                         code: Code::Eu(&v),
                     });
+                } else {
+                    #[cfg(debug_assertions)]
+                    assert!(
+                        v == before,
+                        "{stage} changed the program but said it did not"
+                    );
+                    unchanged.record(index, run);
                 }
             }
         }
@@ -206,6 +221,79 @@ pub fn compile_with_hook(
         virt: v,
         stats,
     })
+}
+
+/// What a pass run that left the program unchanged reported, and on which
+/// version of the program: a pass is a pure function of the program and
+/// the options, so running it again on the same version would change
+/// nothing again and report the same decision points and bug hits. The
+/// last round of a fixpoint loop is mostly such runs (every pass after the
+/// last one that changed something in the round before); they are
+/// replayed, not repeated.
+#[derive(Default)]
+struct Unchanged {
+    /// Bumped by every change.
+    version: u64,
+    /// Per pass index, its last run that changed nothing.
+    runs: Vec<Option<UnchangedRun>>,
+}
+
+/// One pass run that left the program unchanged.
+#[derive(Clone)]
+struct UnchangedRun {
+    /// The version of the program it ran on.
+    version: u64,
+    /// Its decision points (None when nothing was recording).
+    points: Option<Vec<coverage::Point>>,
+    /// Its injected-bug hits.
+    bug_hits: u64,
+}
+
+/// Where the recordings stood when a pass run started.
+struct Watch {
+    mark: Option<usize>,
+    bug_hits: u64,
+}
+
+impl Unchanged {
+    /// Replays pass `index`'s last run if it was on this version.
+    fn replay(&self, index: usize) -> bool {
+        match self.runs.get(index) {
+            Some(Some(run)) if run.version == self.version => {
+                if let Some(points) = &run.points {
+                    coverage::replay(points);
+                }
+                bugs::add_hits(run.bug_hits);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Starts watching a run.
+    fn watch(&self) -> Watch {
+        Watch {
+            mark: coverage::mark(),
+            bug_hits: bugs::hits(),
+        }
+    }
+
+    /// The program changed.
+    fn changed(&mut self) {
+        self.version += 1;
+    }
+
+    /// Pass `index`'s run (watched by `w`) left the program unchanged.
+    fn record(&mut self, index: usize, w: Watch) {
+        if self.runs.len() <= index {
+            self.runs.resize(index + 1, None);
+        }
+        self.runs[index] = Some(UnchangedRun {
+            version: self.version,
+            points: coverage::since(w.mark),
+            bug_hits: bugs::hits() - w.bug_hits,
+        });
+    }
 }
 
 /// Compiles without an observer.
@@ -235,5 +323,31 @@ fn check(p: &eu::Program, machine: &eu::MachineConfig, stage: StageId) -> Result
                 text: first.text.clone(),
             })
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unchanged_run_replays_on_its_version_only() {
+        const P: coverage::Point = coverage::Point("test:p");
+        let rec = coverage::Recording::start();
+        bugs::reset_hits();
+        let mut u = Unchanged::default();
+        assert!(!u.replay(3), "nothing ran yet");
+        // Pass 3 runs, reaches P twice and one bug decision, changes nothing.
+        let w = u.watch();
+        coverage::hit(P);
+        coverage::hit(P);
+        assert!(BugSet::NONE.with(Bug::CseNegSat).has(Bug::CseNegSat));
+        u.record(3, w);
+        assert!(u.replay(3));
+        assert!(!u.replay(2), "another pass");
+        assert_eq!(bugs::hits(), 2);
+        u.changed();
+        assert!(!u.replay(3), "another version of the program");
+        assert_eq!(rec.finish(), coverage::Hits::from([("test:p", 4)]));
     }
 }
