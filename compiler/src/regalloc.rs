@@ -51,8 +51,9 @@ pub fn intervals(p: &VProgram, live: &Liveness, bugs: BugSet) -> Vec<Option<(usi
     let touch = |iv: &mut Vec<Option<(usize, usize)>>, v: usize, i: usize| {
         iv[v] = Some(iv[v].map_or((i, i), |(lo, hi)| (lo.min(i), hi.max(i))));
     };
+    let du = crate::brw::liveness::def_use(p, &live.access);
     for v in 0..nv {
-        for &i in live.du.defs[v].iter().chain(&live.du.uses[v]) {
+        for &i in du.defs[v].iter().chain(&du.uses[v]) {
             touch(&mut iv, v, i);
         }
     }

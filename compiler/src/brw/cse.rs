@@ -50,7 +50,7 @@
 pub mod cov;
 
 use super::liveness::Liveness;
-use super::ops::{dst_offsets, inst_valid, overlaps, regions_for, shared_access, src_footprint};
+use super::ops::{dst_offsets, inst_valid, overlaps, regions_for, shared_access};
 use crate::bugs::Bug;
 use crate::coverage::{hit, Point};
 use crate::passes::PassCtx;
@@ -445,20 +445,15 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
                     }
                 }
             }
-            if cur.op != Opcode::Nop
-                && candidate(&cur)
-                && !overlaps(
-                    &a.writes,
-                    &a.reads.iter().map(|r| (r.reg, r.mask)).collect::<Vec<_>>(),
-                )
-            {
+            // A candidate is an ALU instruction: its GRF reads are its
+            // sources' footprints, in order.
+            let reads = || -> Vec<(u32, u32)> { a.reads.iter().map(|r| (r.reg, r.mask)).collect() };
+            let reads = (cur.op != Opcode::Nop && candidate(&cur))
+                .then(reads)
+                .filter(|reads| !overlaps(&a.writes, reads));
+            if let Some(reads) = reads {
                 let fr = a.flag_lane_reads | a.flag_raw_reads;
                 if fr & a.flag_writes == 0 {
-                    let reads = cur
-                        .srcs
-                        .iter()
-                        .flat_map(|s| src_footprint(s, cur.exec_size))
-                        .collect();
                     avail.push(Entry {
                         inst: cur,
                         reads,

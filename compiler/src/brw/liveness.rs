@@ -156,8 +156,6 @@ pub struct Liveness {
     pub live_in: Vec<LiveSet>,
     /// Live at each block's exit.
     pub live_out: Vec<LiveSet>,
-    /// Per-vgrf defs and uses.
-    pub du: DefUse,
     /// The forward "may be defined" sets, computed on first use (only
     /// register allocation asks; the passes do not pay for them).
     defined: OnceCell<Defined>,
@@ -268,13 +266,11 @@ impl Liveness {
                 }
             }
         }
-        let du = def_use(p, &acc);
         Some(Liveness {
             cfg,
             access: acc,
             live_in,
             live_out,
-            du,
             defined: OnceCell::new(),
         })
     }
@@ -381,8 +377,8 @@ mod tests {
         p.insts[2].srcs[1] = p.insts[2].srcs[0];
         let b = Liveness::compute(&p).unwrap();
         assert!(!Rc::ptr_eq(&a, &b));
-        assert_eq!(b.du.uses[1], Vec::<usize>::new());
-        assert_eq!(a.du.uses[1], vec![2]);
+        assert_eq!(def_use(&p, &b.access).uses[1], Vec::<usize>::new());
+        assert_eq!(def_use(&p, &a.access).uses[1], vec![2]);
         // A different payload size is a different program too.
         p.payload_grfs += 1;
         assert!(!Rc::ptr_eq(&b, &Liveness::compute(&p).unwrap()));
@@ -415,8 +411,9 @@ mod tests {
         // Only the ids (g1) are live on entry.
         assert_eq!(l.live_in[0].lane[1], u32::MAX);
         assert_eq!(l.live_in[0].lane[2..], [0, 0, 0]);
-        assert_eq!(l.du.defs, vec![vec![0], vec![1], vec![2]]);
-        assert_eq!(l.du.uses, vec![vec![2, 3], vec![2], vec![3]]);
+        let du = def_use(&p, &l.access);
+        assert_eq!(du.defs, vec![vec![0], vec![1], vec![2]]);
+        assert_eq!(du.uses, vec![vec![2, 3], vec![2], vec![3]]);
     }
 
     #[test]
