@@ -19,6 +19,43 @@
 
 use eu::cf::CfError;
 use eu::{Instruction, Opcode};
+use std::cell::RefCell;
+
+/// Everything [`Cfg::build`] reads of an instruction list: its length and,
+/// for each control-flow instruction or EOT, its index, opcode, EOT bit,
+/// WHILE JIP and HALT UIP.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Shape {
+    len: usize,
+    marks: Vec<Mark>,
+}
+
+/// A control-flow instruction or EOT: index, opcode, EOT bit, WHILE JIP,
+/// HALT UIP.
+type Mark = (usize, Opcode, bool, Option<u32>, Option<u32>);
+
+impl Shape {
+    fn of(insts: &[Instruction]) -> Shape {
+        Shape {
+            len: insts.len(),
+            marks: insts
+                .iter()
+                .enumerate()
+                .filter(|(_, i)| i.op.is_cf() || i.eot)
+                .map(|(k, i)| {
+                    let jip = (i.op == Opcode::While).then_some(i.jip).flatten();
+                    let uip = (i.op == Opcode::Halt).then_some(i.uip).flatten();
+                    (k, i.op, i.eot, jip, uip)
+                })
+                .collect(),
+        }
+    }
+}
+
+thread_local! {
+    /// The last CFG built on this thread, with the shape it was built for.
+    static LAST: RefCell<Option<(Shape, Result<Cfg, CfError>)>> = const { RefCell::new(None) };
+}
 
 /// One basic block: instructions `[start, end)`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -57,7 +94,28 @@ impl Cfg {
     /// Builds the CFG. Jump targets come from the structure
     /// ([`eu::cf::analyze`]), so stale JIP/UIP fields do not matter; only
     /// WHILE JIPs and HALT UIPs are inputs.
+    ///
+    /// The CFG depends only on the number of instructions and on where the
+    /// control-flow instructions and EOTs are (with WHILE JIPs and HALT
+    /// UIPs); each thread keeps the last one built, and most passes do not
+    /// move control flow.
     pub fn build(insts: &[Instruction]) -> Result<Cfg, CfError> {
+        let shape = Shape::of(insts);
+        if let Some(c) = LAST.with(|l| {
+            l.borrow()
+                .as_ref()
+                .filter(|(s, _)| *s == shape)
+                .map(|(_, c)| c.clone())
+        }) {
+            return c;
+        }
+        let c = Cfg::build_uncached(insts);
+        LAST.with(|l| *l.borrow_mut() = Some((shape, c.clone())));
+        c
+    }
+
+    /// [`Cfg::build`] without the thread's memory.
+    fn build_uncached(insts: &[Instruction]) -> Result<Cfg, CfError> {
         let info = eu::cf::analyze(insts)?;
         let n = insts.len();
         // Successor instruction indices of each control-flow instruction.
@@ -164,6 +222,24 @@ mod tests {
             .iter()
             .map(|b| (b.start, b.end, b.succs.clone()))
             .collect()
+    }
+
+    #[test]
+    fn the_same_shape_gets_the_same_cfg_and_another_shape_its_own() {
+        let text = "mov(8) g2<1>UD 0x00000000UD\nL0:\ncmp.z.f0.0(8) null<1>UD g2<8,8,1>UD 0x00000005UD\n(+f0.0) break(8) JIP: L1 UIP: L1\n(+f0.0) cont(8) JIP: L1 UIP: L1\nadd(8) g2<1>UD g2<8,8,1>UD 0x00000001UD\nL1:\n(+f0.0) while(8) JIP: L0\nsend(8) null g0 end { align1 1Q EOT };";
+        let mut p = eu::parse_program(text).unwrap();
+        eu::resolve_control_flow(&mut p.insts).unwrap();
+        let a = Cfg::build(&p.insts).unwrap();
+        // Another ALU instruction in the body: the same shape.
+        p.insts[4] = p.insts[0].clone();
+        assert_eq!(Cfg::build(&p.insts).unwrap(), a);
+        assert_eq!(Cfg::build_uncached(&p.insts).unwrap(), a);
+        // Without the CONT: a block less.
+        p.insts.remove(3);
+        eu::resolve_control_flow(&mut p.insts).unwrap();
+        let b = Cfg::build(&p.insts).unwrap();
+        assert_eq!(b, Cfg::build_uncached(&p.insts).unwrap());
+        assert_eq!(b.blocks.len(), a.blocks.len() - 1);
     }
 
     #[test]
