@@ -420,7 +420,7 @@ pub enum Message {
 pub type Srcs = smallvec::SmallVec<[Src; 3]>;
 
 /// One instruction.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct Instruction {
     /// Opcode.
     pub op: Opcode,
@@ -453,6 +453,17 @@ pub struct Instruction {
     pub jip: Option<u32>,
     /// Update target as an absolute instruction index (control flow).
     pub uip: Option<u32>,
+}
+
+/// Every field but the sources is `Copy`, and the sources are copied as one
+/// slice (the compiler's passes copy instructions all the time).
+impl Clone for Instruction {
+    fn clone(&self) -> Instruction {
+        Instruction {
+            srcs: Srcs::from_slice(&self.srcs),
+            ..*self
+        }
+    }
 }
 
 /// Hashes what tells instructions of one program apart most often (the
@@ -574,5 +585,19 @@ mod tests {
         assert_ne!(i, j);
         let table: HashMap<Instruction, u32> = [(i.clone(), 1), (j.clone(), 2)].into();
         assert_eq!((table.len(), table[&i], table[&j]), (2, 1, 2));
+    }
+
+    #[test]
+    fn a_copy_is_equal_and_independent() {
+        let mut p = crate::asm::parse_program(
+            "(+f0.0) sel.l(16) g2<1>F -g3<8,8,1>F (abs)g5<8,8,1>F { align1 WE_all 1H };\nmad(8) g4<1>F g1<8,8,1>F g2<8,8,1>F g3<8,8,1>F",
+        )
+        .unwrap();
+        for i in &mut p.insts {
+            let c = i.clone();
+            assert_eq!(&c, i);
+            i.srcs[0].neg = !i.srcs[0].neg;
+            assert_ne!(&c, i);
+        }
     }
 }
