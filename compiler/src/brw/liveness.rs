@@ -46,7 +46,7 @@ use std::cell::{OnceCell, RefCell};
 use std::rc::Rc;
 
 /// A set of live GRF bytes and flag bytes, in both views.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct LiveSet {
     /// Lane view: byte mask per register.
     pub lane: Vec<u32>,
@@ -58,6 +58,25 @@ pub struct LiveSet {
     pub flag_raw: u8,
 }
 
+impl Clone for LiveSet {
+    fn clone(&self) -> LiveSet {
+        LiveSet {
+            lane: self.lane.clone(),
+            raw: self.raw.clone(),
+            flag_lane: self.flag_lane,
+            flag_raw: self.flag_raw,
+        }
+    }
+
+    /// Copies `o` into the vectors this set already has.
+    fn clone_from(&mut self, o: &LiveSet) {
+        self.lane.clone_from(&o.lane);
+        self.raw.clone_from(&o.raw);
+        self.flag_lane = o.flag_lane;
+        self.flag_raw = o.flag_raw;
+    }
+}
+
 impl LiveSet {
     /// The empty set over `nregs` registers.
     pub fn new(nregs: usize) -> LiveSet {
@@ -67,6 +86,14 @@ impl LiveSet {
             flag_lane: 0,
             flag_raw: 0,
         }
+    }
+
+    /// Empties the set.
+    pub fn clear(&mut self) {
+        self.lane.fill(0);
+        self.raw.fill(0);
+        self.flag_lane = 0;
+        self.flag_raw = 0;
     }
 
     /// Adds `o`; returns whether anything was added.
@@ -245,19 +272,21 @@ impl Liveness {
         // one visit per block; the fixpoint is the same as round-robin's.
         let mut queued = vec![true; nb];
         let mut work: std::collections::VecDeque<usize> = (0..nb).rev().collect();
+        // One scratch set, reused by every visit.
+        let mut cur = LiveSet::new(nregs);
         while let Some(b) = work.pop_front() {
             queued[b] = false;
-            let mut out = LiveSet::new(nregs);
+            let out = &mut live_out[b];
+            out.clear();
             for &s in &cfg.blocks[b].succs {
                 out.union_with(&live_in[s]);
             }
-            let mut cur = out.clone();
+            cur.clone_from(out);
             for i in (cfg.blocks[b].start..cfg.blocks[b].end).rev() {
                 cur.step_back(&acc[i]);
             }
-            live_out[b] = out;
             if live_in[b] != cur {
-                live_in[b] = cur;
+                std::mem::swap(&mut live_in[b], &mut cur);
                 for &p in &cfg.blocks[b].preds {
                     if !queued[p] {
                         queued[p] = true;
