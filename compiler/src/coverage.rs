@@ -121,10 +121,14 @@ impl Recording {
     /// Ends the recording and counts what it saw.
     pub fn finish(mut self) -> Hits {
         self.finished = true;
-        let points = self.pop();
+        let mut points = self.pop();
+        // Group by address first (integer compares), then count each run
+        // under its name: a name may sit at more than one address, and the
+        // map adds those runs together.
+        points.sort_unstable_by_key(|p| (p.0.as_ptr() as usize, p.0.len()));
         let mut hits = Hits::new();
-        for p in points {
-            *hits.entry(p.0).or_default() += 1;
+        for run in points.chunk_by(|a, b| std::ptr::eq(a.0, b.0)) {
+            *hits.entry(run[0].0).or_default() += run.len() as u32;
         }
         hits
     }
@@ -199,6 +203,21 @@ mod tests {
         assert_eq!(since(m), None);
         replay(&got);
         assert_eq!(mark(), None);
+    }
+
+    #[test]
+    fn one_name_at_two_addresses_is_one_point() {
+        let x1 = Point(Box::leak(String::from("test:x").into_boxed_str()));
+        let x2 = Point(Box::leak(String::from("test:x").into_boxed_str()));
+        assert!(!std::ptr::eq(x1.0, x2.0));
+        let r = Recording::start();
+        for p in [x1, A, x2, x1, B] {
+            hit(p);
+        }
+        assert_eq!(
+            r.finish(),
+            Hits::from([("test:a", 1), ("test:b", 1), ("test:x", 3)])
+        );
     }
 
     #[test]
