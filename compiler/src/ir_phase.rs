@@ -84,25 +84,31 @@ pub fn run(
     ctx: IrCtx,
     observer: &mut dyn Observer,
 ) -> Result<ir::Program, CompileError> {
-    let key = Key {
-        program: program.clone(),
-        passes: passes
-            .iter()
-            .filter(|(_, i)| i.stage == Stage::Ir)
-            .map(|(k, _)| k)
-            .collect(),
-        ctx,
-    };
+    let ir_passes: Vec<usize> = passes
+        .iter()
+        .filter(|(_, i)| i.stage == Stage::Ir)
+        .map(|(k, _)| k)
+        .collect();
     let recording = coverage::mark().is_some();
     let found = PHASES.with(|m| {
         m.borrow()
             .iter()
-            .find(|(k, ph)| *k == key && (ph.points.is_some() || !recording))
+            .find(|(k, ph)| {
+                k.ctx == ctx
+                    && k.passes == ir_passes
+                    && k.program == *program
+                    && (ph.points.is_some() || !recording)
+            })
             .map(|(_, ph)| ph.clone())
     });
     if let Some(ph) = found {
         return replay(&ph, observer);
     }
+    let key = Key {
+        program: program.clone(),
+        passes: ir_passes,
+        ctx,
+    };
     let mark = coverage::mark();
     let hits = crate::bugs::hits();
     let mut tape = Tape {
