@@ -96,25 +96,16 @@ impl LiveSet {
         self.flag_raw = 0;
     }
 
-    /// Adds `o`; returns whether anything was added.
-    pub fn union_with(&mut self, o: &LiveSet) -> bool {
-        let mut changed = false;
-        for (a, b) in self
-            .lane
-            .iter_mut()
-            .zip(&o.lane)
-            .chain(self.raw.iter_mut().zip(&o.raw))
-        {
-            if *a | b != *a {
-                *a |= b;
-                changed = true;
-            }
+    /// Adds `o` (a plain OR over both views, which the compiler vectorizes).
+    pub fn union_with(&mut self, o: &LiveSet) {
+        for (a, b) in self.lane.iter_mut().zip(&o.lane) {
+            *a |= b;
         }
-        let (fl, fr) = (self.flag_lane | o.flag_lane, self.flag_raw | o.flag_raw);
-        changed |= fl != self.flag_lane || fr != self.flag_raw;
-        self.flag_lane = fl;
-        self.flag_raw = fr;
-        changed
+        for (a, b) in self.raw.iter_mut().zip(&o.raw) {
+            *a |= b;
+        }
+        self.flag_lane |= o.flag_lane;
+        self.flag_raw |= o.flag_raw;
     }
 
     /// Turns the set live after an instruction into the set live before it.
