@@ -13,8 +13,8 @@
 //! counter the same hits, and the result is the same program or error. A
 //! phase that panicked is not kept (the panic repeats next time).
 
-use crate::coverage::{self, Point};
 use crate::passes::{self, IrCtx, PassSet, Stage};
+use crate::trace::{Start, Trace};
 use crate::{Code, CompileError, Observer, Snapshot, StageId, MAX_ROUNDS};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -38,11 +38,8 @@ enum Event {
 /// A finished IR phase: everything a replay must reproduce.
 struct Phase {
     events: Vec<Event>,
-    /// The decision points it reached (None when nothing was recording, so
-    /// a recording compile cannot replay it).
-    points: Option<Vec<Point>>,
-    /// Injected-bug hits.
-    bug_hits: u64,
+    /// What it reported to the recorders.
+    trace: Trace,
     result: Result<Rc<ir::Program>, CompileError>,
 }
 
@@ -89,7 +86,6 @@ pub fn run(
         .filter(|(_, i)| i.stage == Stage::Ir)
         .map(|(k, _)| k)
         .collect();
-    let recording = coverage::mark().is_some();
     let found = PHASES.with(|m| {
         m.borrow()
             .iter()
@@ -97,7 +93,7 @@ pub fn run(
                 k.ctx == ctx
                     && k.passes == ir_passes
                     && k.program == *program
-                    && (ph.points.is_some() || !recording)
+                    && ph.trace.complete()
             })
             .map(|(_, ph)| ph.clone())
     });
@@ -109,8 +105,7 @@ pub fn run(
         passes: ir_passes,
         ctx,
     };
-    let mark = coverage::mark();
-    let hits = crate::bugs::hits();
+    let start = Start::now();
     let mut tape = Tape {
         inner: observer,
         events: Vec::new(),
@@ -118,8 +113,7 @@ pub fn run(
     let result = optimize(program, passes, &ctx, &mut tape);
     let phase = Phase {
         events: tape.events,
-        points: coverage::since(mark),
-        bug_hits: crate::bugs::hits() - hits,
+        trace: start.finish(),
         result: result.map(Rc::new),
     };
     let out = phase.result.as_deref().cloned().map_err(Clone::clone);
@@ -146,10 +140,7 @@ fn replay(ph: &Phase, observer: &mut dyn Observer) -> Result<ir::Program, Compil
             }),
         }
     }
-    if let Some(points) = &ph.points {
-        coverage::replay(points);
-    }
-    crate::bugs::add_hits(ph.bug_hits);
+    ph.trace.replay();
     ph.result.as_deref().cloned().map_err(Clone::clone)
 }
 
@@ -193,6 +184,7 @@ fn optimize(
 mod tests {
     use super::*;
     use crate::bugs::{Bug, BugSet};
+    use crate::coverage;
     use crate::passes::BitfieldMode;
 
     const TEXT: &str = "shader: t\ndecl_input 0 i32\ndecl_output 0 i32\nimpl main {\n\tblock b0:\n\t32 %0 = @load_input () (slot=0)\n\t32 %1 = load_const (0x00000000)\n\t32 %2 = iadd %0, %1\n\t32 %3 = iadd %0, %1\n\t32 %4 = imul %2, %3\n\t@store_output (%4) (slot=0)\n}\n";

@@ -17,6 +17,7 @@ pub mod passes;
 pub mod regalloc;
 pub mod stage;
 pub mod stats;
+mod trace;
 pub mod vir;
 
 pub use bugs::{Bug, BugInfo, BugSet, BUGS};
@@ -179,7 +180,7 @@ pub fn compile_with_hook(
                 }
                 #[cfg(debug_assertions)]
                 let before = v.clone();
-                let run = unchanged.watch();
+                let run = trace::Start::now();
                 if f(&mut v, &ctx) {
                     progress = true;
                     unchanged.changed();
@@ -234,47 +235,20 @@ pub fn compile_with_hook(
 struct Unchanged {
     /// Bumped by every change.
     version: u64,
-    /// Per pass index, its last run that changed nothing.
-    runs: Vec<Option<UnchangedRun>>,
-}
-
-/// One pass run that left the program unchanged.
-#[derive(Clone)]
-struct UnchangedRun {
-    /// The version of the program it ran on.
-    version: u64,
-    /// Its decision points (None when nothing was recording).
-    points: Option<Vec<coverage::Point>>,
-    /// Its injected-bug hits.
-    bug_hits: u64,
-}
-
-/// Where the recordings stood when a pass run started.
-struct Watch {
-    mark: Option<usize>,
-    bug_hits: u64,
+    /// Per pass index, its last run that changed nothing: the version it
+    /// ran on and what it reported.
+    runs: Vec<Option<(u64, trace::Trace)>>,
 }
 
 impl Unchanged {
     /// Replays pass `index`'s last run if it was on this version.
     fn replay(&self, index: usize) -> bool {
         match self.runs.get(index) {
-            Some(Some(run)) if run.version == self.version => {
-                if let Some(points) = &run.points {
-                    coverage::replay(points);
-                }
-                bugs::add_hits(run.bug_hits);
+            Some(Some((version, t))) if *version == self.version => {
+                t.replay();
                 true
             }
             _ => false,
-        }
-    }
-
-    /// Starts watching a run.
-    fn watch(&self) -> Watch {
-        Watch {
-            mark: coverage::mark(),
-            bug_hits: bugs::hits(),
         }
     }
 
@@ -283,16 +257,12 @@ impl Unchanged {
         self.version += 1;
     }
 
-    /// Pass `index`'s run (watched by `w`) left the program unchanged.
-    fn record(&mut self, index: usize, w: Watch) {
+    /// Pass `index`'s run (watched from `start`) left the program unchanged.
+    fn record(&mut self, index: usize, start: trace::Start) {
         if self.runs.len() <= index {
             self.runs.resize(index + 1, None);
         }
-        self.runs[index] = Some(UnchangedRun {
-            version: self.version,
-            points: coverage::since(w.mark),
-            bug_hits: bugs::hits() - w.bug_hits,
-        });
+        self.runs[index] = Some((self.version, start.finish()));
     }
 }
 
@@ -338,7 +308,7 @@ mod tests {
         let mut u = Unchanged::default();
         assert!(!u.replay(3), "nothing ran yet");
         // Pass 3 runs, reaches P twice and one bug decision, changes nothing.
-        let w = u.watch();
+        let w = trace::Start::now();
         coverage::hit(P);
         coverage::hit(P);
         assert!(BugSet::NONE.with(Bug::CseNegSat).has(Bug::CseNegSat));

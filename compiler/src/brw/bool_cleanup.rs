@@ -535,9 +535,6 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
         }
     }
     let n = p.insts.len();
-    // The instructions' footprints (the same as `b.writes`: the program
-    // has not changed since).
-    let reads = &b.writes;
     let mut cands = Vec::new();
     for blk in &cfg.blocks {
         for m in blk.start..blk.end {
@@ -547,7 +544,9 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
             let i = &p.insts[m];
             let dst_fp = dst_footprint(&i.dst, i.exec_size);
             let src_fp = src_footprint(&src, i.exec_size);
-            let readers: Vec<usize> = (0..n).filter(|&k| reads_any(&reads[k], &dst_fp)).collect();
+            let readers: Vec<usize> = (0..n)
+                .filter(|&k| reads_any(&b.writes[k], &dst_fp))
+                .collect();
             let mut reach = vec![false; n];
             if source_pinned(p, &b.writes, blk.start, m, BugSet::NONE) {
                 let first_w = (blk.start..m)

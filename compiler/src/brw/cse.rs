@@ -445,15 +445,12 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
                     }
                 }
             }
-            // A candidate is an ALU instruction: its GRF reads are its
-            // sources' footprints, in order.
-            let reads = || -> Vec<(u32, u32)> { a.reads.iter().map(|r| (r.reg, r.mask)).collect() };
-            let reads = (cur.op != Opcode::Nop && candidate(&cur))
-                .then(reads)
-                .filter(|reads| !overlaps(&a.writes, reads));
-            if let Some(reads) = reads {
-                let fr = a.flag_lane_reads | a.flag_raw_reads;
-                if fr & a.flag_writes == 0 {
+            let fr = a.flag_lane_reads | a.flag_raw_reads;
+            if cur.op != Opcode::Nop && candidate(&cur) && fr & a.flag_writes == 0 {
+                // A candidate is an ALU instruction: its GRF reads are its
+                // sources' footprints, in order.
+                let reads: Vec<(u32, u32)> = a.reads.iter().map(|r| (r.reg, r.mask)).collect();
+                if !overlaps(&a.writes, &reads) {
                     avail.push(Entry {
                         inst: cur,
                         reads,

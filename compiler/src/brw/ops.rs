@@ -360,6 +360,14 @@ thread_local! {
 /// a few hundred).
 const SHARED_LIMIT: usize = 1 << 14;
 
+/// `t`, emptied first when it holds [`SHARED_LIMIT`] instructions.
+fn with_room<V>(t: &mut FxHashMap<Instruction, V>) -> &mut FxHashMap<Instruction, V> {
+    if t.len() >= SHARED_LIMIT {
+        t.clear();
+    }
+    t
+}
+
 /// [`access`], computed once per distinct instruction on this thread and
 /// shared: the passes of a compile, and the configs of a case, ask again
 /// and again for the footprints of the same instructions, at whatever index
@@ -370,11 +378,7 @@ pub fn shared_access(i: &Instruction) -> Rc<Access> {
             return a.clone();
         }
         let a = Rc::new(access(i));
-        let mut t = t.borrow_mut();
-        if t.len() >= SHARED_LIMIT {
-            t.clear();
-        }
-        t.insert(i.clone(), a.clone());
+        with_room(&mut t.borrow_mut()).insert(i.clone(), a.clone());
         a
     })
 }
@@ -399,11 +403,10 @@ pub fn instruction_ok(i: &Instruction, machine: &MachineConfig) -> bool {
             return ok;
         }
         let ok = eu::validate::instruction_ok(i, machine);
-        let mut t = t.borrow_mut();
-        if t.len() >= SHARED_LIMIT {
-            t.clear();
-        }
-        t.entry(i.clone()).or_default().push((*machine, ok));
+        with_room(&mut t.borrow_mut())
+            .entry(i.clone())
+            .or_default()
+            .push((*machine, ok));
         ok
     })
 }
