@@ -36,6 +36,8 @@ enum Command {
     Compile(cmd::compile::Args),
     /// Compile, simulate and compare with the oracle; print the verdict and a per-lane diff.
     Run(cmd::run::Args),
+    /// Print cases in the canonical text (NIR as Mesa prints it); reads old .sir and real NIR dumps.
+    Fmt(cmd::fmt::Args),
     /// Export a .sir case as a SPIR-V compute module (binary or assembly).
     Export(cmd::export::Args),
     /// Compare static instruction counts of two configs over a directory (shader-db style).
@@ -84,6 +86,7 @@ fn main() -> ExitCode {
         Command::Compile(a) => cmd::compile::run(a),
         Command::Run(a) => cmd::run::run(a),
         Command::Export(a) => cmd::export::run(a),
+        Command::Fmt(a) => cmd::fmt::run(a),
         Command::Report(a) => cmd::report::run(a),
         Command::Stats(a) => cmd::stats::run(a),
         Command::Fuzz(a) => cmd::fuzz::run(a),

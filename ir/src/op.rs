@@ -471,8 +471,9 @@ pub fn markdown_table() -> String {
          active lanes), U = may be undefined, R = reads another lane (speculatable), \
          C = commutative, V = the result is the same in every active lane. Kinds: how \
          the op reads its value sources and what its result holds (int, float, bool, \
-         or bits passed through uninterpreted).\n\n\
-         | op | sources -> result | kinds | attrs | semantics |\n|---|---|---|---|---|\n",
+         or bits passed through uninterpreted). NIR: how the text (NIR as Mesa \
+         prints it) spells the op; `N` is the result size.\n\n\
+         | op | NIR | sources -> result | kinds | attrs | semantics |\n|---|---|---|---|---|---|\n",
     );
     for i in OPS {
         let sig = match i.sig {
@@ -500,9 +501,17 @@ pub fn markdown_table() -> String {
                 attrs.push(c);
             }
         }
+        let nir = if crate::nir::is_sized_conversion(i.op) {
+            format!("`{}N`", i.name)
+        } else if i.op.is_intrinsic() {
+            format!("`@{}`", crate::nir::nir_name(i.op, 32))
+        } else {
+            format!("`{}`", i.name)
+        };
         s.push_str(&format!(
-            "| `{}` | {} | {} -> {} | {} | {} |\n",
+            "| `{}` | {} | {} | {} -> {} | {} | {} |\n",
             i.name,
+            nir,
             sig,
             i.kinds.src.name(),
             i.kinds.result.name(),

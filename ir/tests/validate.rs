@@ -133,7 +133,7 @@ fn undefined_value() {
         Err(E::UndefinedValue {
             value: ValueId(9),
             block: BlockId(0),
-            instr: "32 %2 = iadd %0, %9".into()
+            instr: "32    %2 = iadd %0, %9".into()
         })
     );
 }
@@ -147,7 +147,7 @@ fn src_count() {
             expected: 1,
             found: 2,
             block: BlockId(0),
-            instr: "32 %2 = @ballot (%1, %1)".into()
+            instr: "32    %2 = @ballot (%1, %1)".into()
         })
     );
 }
@@ -162,7 +162,7 @@ fn src_size() {
             found: 16,
             expected: "32 (the result's size)".into(),
             block: BlockId(0),
-            instr: "32 %3 = iadd %0, %2".into()
+            instr: "32    %3 = iadd %0, %2".into()
         })
     );
     assert_eq!(
@@ -173,7 +173,7 @@ fn src_size() {
             found: 1,
             expected: "32 (the result's size)".into(),
             block: BlockId(0),
-            instr: "32 %2 = fadd %1, %1".into()
+            instr: "32    %2 = fadd %1, %1".into()
         })
     );
 }
@@ -187,7 +187,7 @@ fn dest_size() {
             found: 8,
             expected: "one of {16,32,64}".into(),
             block: BlockId(0),
-            instr: "8 %2 = fadd %0, %0".into()
+            instr: "8     %2 = fadd %0, %0".into()
         })
     );
     assert_eq!(
@@ -197,7 +197,7 @@ fn dest_size() {
             found: 32,
             expected: "1".into(),
             block: BlockId(0),
-            instr: "32 %2 = ilt %0, %0".into()
+            instr: "32    %2 = ilt %0, %0".into()
         })
     );
 }
@@ -245,7 +245,7 @@ fn not_dominated() {
         Err(E::NotDominated {
             value: ValueId(2),
             block: BlockId(3),
-            instr: "@store_output (%2) (slot=0)".into()
+            instr: "@store_output (%2) (base=0)".into()
         })
     );
     // A use before its definition in the same block.
@@ -254,7 +254,7 @@ fn not_dominated() {
         Err(E::NotDominated {
             value: ValueId(3),
             block: BlockId(0),
-            instr: "32 %2 = iadd %0, %3".into()
+            instr: "32    %2 = iadd %0, %3".into()
         })
     );
 }

@@ -326,7 +326,7 @@ mod tests {
             f.verdict(),
             Verdict::InvalidIr {
                 stage: gcm,
-                error: "%4 does not dominate its use in b0: `1 %6 = uge %4, %3`".into()
+                error: "%4 does not dominate its use in b0: `1     %6 = uge %4, %3`".into()
             }
         );
         // gcm's output was rejected, so it left no snapshot; the compile

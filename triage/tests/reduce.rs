@@ -431,7 +431,7 @@ dispatch 3 {
     let config = Config::new(Strategy::Flag, 32, PassSet::all());
     let r = Reducer::new(has_ffma).run(&case, &config).unwrap();
     assert_eq!(
-        ir::print_case(&r.case),
+        ir::print_case_compact(&r.case),
         "shader: t
 impl main {
 	block b0:

@@ -144,7 +144,7 @@ fn fold(i: &Instr, consts: &ValueMap<(u8, u64)>, ctx: &IrCtx) -> Fold {
 mod tests {
     use super::super::testing::{check, check_corpus, ctx, hits_of, interpret, Outcome};
     use ir::eval::Args;
-    use ir::{print_program, validate, Builder, Jump, Op, SlotType, ValueMap};
+    use ir::{print_program_compact, validate, Builder, Jump, Op, SlotType, ValueMap};
 
     #[test]
     fn folds_integer_ops_at_every_size() {
@@ -537,7 +537,7 @@ impl main {
         assert!(super::run(&mut p, &ctx()));
         validate(&p).expect("valid after const-fold");
         assert_eq!(
-            print_program(&p),
+            print_program_compact(&p),
             "shader: fold_loop
 decl_output 0 i32
 impl main {

@@ -156,7 +156,7 @@ fn copy_source(i: &Instr, bits: &[u8], fneg_of: &ValueMap<ValueId>) -> Option<Va
 #[cfg(test)]
 mod tests {
     use super::super::testing::{check, check_corpus, ctx, hits_of, interpret, Outcome};
-    use ir::{print_program, validate, Builder, Jump, Op, SlotType};
+    use ir::{print_program_compact, validate, Builder, Jump, Op, SlotType};
 
     #[test]
     fn removes_trivial_phis_at_an_if_join() {
@@ -576,7 +576,7 @@ impl main {
         assert!(super::run(&mut p, &ctx()));
         validate(&p).expect("valid after copy-prop");
         assert_eq!(
-            print_program(&p),
+            print_program_compact(&p),
             "shader: copy_loop
 decl_input 0 i32
 decl_output 0 i32

@@ -145,7 +145,7 @@ mod tests {
     use super::super::testing::{check, check_corpus, ctx, hits_of};
     use crate::bugs::{Bug, BugSet};
     use crate::coverage::Hits;
-    use ir::{parse_program, print_program, validate};
+    use ir::{parse_program, print_program_compact, validate};
 
     #[test]
     fn merges_identical_instructions_in_a_block() {
@@ -360,7 +360,7 @@ impl main {
         bug.bugs = BugSet::NONE.with(Bug::CseCrossInvocation);
         assert!(super::run(&mut p, &bug));
         validate(&p).unwrap();
-        let text = print_program(&p);
+        let text = print_program_compact(&p);
         assert!(!text.contains("%11 = @ballot") && !text.contains("%12 = @vote_any"));
         assert!(text.contains("@store_output (%5) (slot=1)"));
         assert!(text.contains("@store_output (%6) (slot=3)"));

@@ -114,7 +114,7 @@ pub fn run(p: &mut Program, ctx: &IrCtx) -> bool {
 #[cfg(test)]
 mod tests {
     use super::super::testing::{check, check_corpus, ctx, hits_of, interpret, Outcome};
-    use ir::{print_program, validate, Builder, Jump, Op, SlotType};
+    use ir::{print_program_compact, validate, Builder, Jump, Op, SlotType};
 
     #[test]
     fn removes_a_dead_chain() {
@@ -349,7 +349,7 @@ impl main {
         assert!(super::run(&mut p, &ctx()));
         validate(&p).expect("valid after dce");
         assert_eq!(
-            print_program(&p),
+            print_program_compact(&p),
             "shader: dce_loop
 decl_input 0 i32
 decl_output 0 i32

@@ -11,7 +11,8 @@ use crate::passes::IrCtx;
 use ir::eval::Args;
 use ir::types::mask;
 use ir::{
-    parse_case, parse_program, print_program, validate, BlockId, CfNode, Jump, Op, OpClass, Program,
+    parse_case, parse_program, print_program_compact, validate, BlockId, CfNode, Jump, Op, OpClass,
+    Program,
 };
 
 /// A pass's entry point.
@@ -47,7 +48,7 @@ pub(crate) fn bug_case_after(pass: Pass, name: &str, bug: Option<crate::bugs::Bu
     }
     pass(&mut p, &c);
     p.comments.clear();
-    print_program(&p)
+    print_program_compact(&p)
 }
 
 /// Runs `pass` once on `text` (with `ctx`) under a coverage recording and
@@ -70,14 +71,15 @@ pub(crate) fn check(pass: Pass, before: &str, after: &str) {
     let mut p = parse_program(before).unwrap_or_else(|e| panic!("bad test input: {e}"));
     validate(&p).unwrap_or_else(|e| panic!("invalid test input: {e}"));
     assert_eq!(
-        print_program(&p),
+        print_program_compact(&p),
         before,
         "test input is not canonical text"
     );
     let q = p.clone();
     let changed = pass(&mut p, &ctx());
-    validate(&p).unwrap_or_else(|e| panic!("invalid after the pass: {e}\n{}", print_program(&p)));
-    assert_eq!(print_program(&p), after);
+    validate(&p)
+        .unwrap_or_else(|e| panic!("invalid after the pass: {e}\n{}", print_program_compact(&p)));
+    assert_eq!(print_program_compact(&p), after);
     assert_eq!(changed, before != after, "reported change");
     assert!(!pass(&mut p, &ctx()), "a second run changed the program");
     // The pass keeps the meaning on a few invocations with made-up inputs.
@@ -310,9 +312,9 @@ pub(crate) fn optimize(p: &mut Program, passes: &[(&str, Pass)], what: &str) {
     for _ in 0..8 {
         let mut progress = false;
         for (name, pass) in passes {
-            let before = print_program(p);
+            let before = print_program_compact(p);
             let changed = pass(p, &ctx());
-            let after = print_program(p);
+            let after = print_program_compact(p);
             assert_eq!(
                 changed,
                 before != after,
@@ -536,8 +538,8 @@ pub(crate) fn assert_same_on_edges(before: &Program, after: &Program, combos: us
                 interpret(after, &inputs, &uniforms, inv),
                 want,
                 "inputs {inputs:x?}, invocation {inv}\nbefore:\n{}\nafter:\n{}",
-                print_program(before),
-                print_program(after)
+                print_program_compact(before),
+                print_program_compact(after)
             );
         }
     }

@@ -4,6 +4,7 @@ pub mod asm;
 pub mod compile;
 pub mod corpus;
 pub mod export;
+pub mod fmt;
 pub mod fuzz;
 pub mod gen;
 pub mod interp;

@@ -654,7 +654,7 @@ pub(crate) fn renumber(p: &Program) -> Program {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ir::{parse_program, print_program, validate};
+    use ir::{parse_program, print_program_compact, validate};
 
     const DIAMOND: &str = "shader: t
 decl_input 0 i32
@@ -691,7 +691,7 @@ impl main {
         let q = e.finish();
         validate(&q).unwrap();
         assert_eq!(
-            print_program(&renumber(&q)),
+            print_program_compact(&renumber(&q)),
             "shader: t
 decl_input 0 i32
 decl_output 0 i32
@@ -728,7 +728,7 @@ impl main {
         let q = renumber(&e.finish());
         validate(&q).unwrap();
         assert_eq!(
-            print_program(&q),
+            print_program_compact(&q),
             "shader: t
 decl_input 0 i32
 decl_output 0 i32

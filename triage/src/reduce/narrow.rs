@@ -312,7 +312,7 @@ dispatch 2 {
         let narrowed = narrow_class(&narrowed, &members, false, 64, 32);
         validate(&narrowed.program).unwrap();
         assert_eq!(
-            ir::print_case(&narrowed),
+            ir::print_case_compact(&narrowed),
             "shader: t
 decl_input 0 i32
 decl_input 1 f32

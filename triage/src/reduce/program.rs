@@ -411,7 +411,7 @@ fn simplify_constants(s: &mut Session) {
 mod tests {
     use super::super::edit;
     use super::*;
-    use ir::{parse_program, print_program, validate};
+    use ir::{parse_program, print_program_compact, validate};
 
     const LOOPY: &str = "shader: t
 decl_input 0 i32
@@ -445,7 +445,7 @@ impl main {
         let q = edit::renumber(&edit_cf(&p, 0, CfEdit::UnrollOnce).unwrap());
         validate(&q).unwrap();
         assert_eq!(
-            print_program(&q),
+            print_program_compact(&q),
             "shader: t
 decl_input 0 i32
 decl_output 0 i32
@@ -474,7 +474,7 @@ impl main {
         let q = edit::renumber(&edit_cf(&p, 0, CfEdit::RemoveLoop).unwrap());
         validate(&q).unwrap();
         assert_eq!(
-            print_program(&q),
+            print_program_compact(&q),
             "shader: t
 decl_input 0 i32
 decl_output 0 i32
@@ -496,7 +496,7 @@ impl main {
         let q = edit::renumber(&edit_cf(&p, 1, CfEdit::ThenArm).unwrap());
         validate(&q).unwrap();
         assert_eq!(
-            print_program(&q),
+            print_program_compact(&q),
             "shader: t
 decl_input 0 i32
 decl_output 0 i32
@@ -538,7 +538,7 @@ dispatch 2 {
         .unwrap();
         drop_slot(&mut case, Op::LoadInput, 0);
         assert_eq!(
-            ir::print_case(&case),
+            ir::print_case_compact(&case),
             "shader: t
 decl_input 0 i32
 decl_output 0 i32

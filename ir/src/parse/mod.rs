@@ -1,11 +1,21 @@
-//! The parser for the NIR-style text (see `print.rs` for the grammar by
-//! example). Line-oriented: one statement per line. Errors carry line and
-//! column and say what was expected.
+//! The parser for the text format: what `print.rs` prints (NIR exactly as
+//! `nir_print.c` prints it), real `NIR_DEBUG=print` output of compute
+//! shaders within the modelled subset, and the older `.sir` spelling.
+//! Line-oriented: one statement per line; `//` comments (NIR's `preds` and
+//! `succs`) are skipped. Errors carry line and column, say what was
+//! expected, and name what is not modelled.
+
+mod cursor;
+mod header;
+mod instr;
+
+use cursor::{Cur, Line};
+use header::Decls;
+use instr::{instr_line, OffsetSrc, Stmt};
 
 use crate::dispatch::{Case, Dispatch};
-use crate::op::{Op, OpClass, Sig};
-use crate::program::{Block, BlockId, CfNode, Def, If, Instr, Jump, Loop, Phi, Program, ValueId};
-use crate::types::{mask, SlotType};
+use crate::op::Op;
+use crate::program::{Block, CfNode, If, Jump, Loop, Program, ValueId};
 use crate::value::parse_value;
 use std::fmt;
 
@@ -76,163 +86,6 @@ pub fn parse_case(text: &str) -> PResult<Case> {
     p.case()
 }
 
-/// One source line, with comments stripped.
-struct Line<'a> {
-    no: usize,
-    text: &'a str,
-    raw: &'a str,
-}
-
-impl<'a> Line<'a> {
-    fn new(no: usize, raw: &'a str) -> Line<'a> {
-        let text = match raw.find("//") {
-            Some(i) => &raw[..i],
-            None => raw,
-        };
-        Line { no, text, raw }
-    }
-    fn is_blank(&self) -> bool {
-        self.text.trim().is_empty()
-    }
-}
-
-/// A cursor over one line.
-struct Cur<'a> {
-    line: usize,
-    s: &'a str,
-    pos: usize,
-}
-
-impl<'a> Cur<'a> {
-    fn err<T>(&self, msg: impl Into<String>) -> PResult<T> {
-        let col = self.s[..self.pos].chars().count() + 1;
-        Err(ParseError {
-            file: None,
-            line: self.line,
-            col,
-            msg: msg.into(),
-        })
-    }
-    fn ws(&mut self) {
-        while let Some(c) = self.peek() {
-            if c == ' ' || c == '\t' || c == '\r' {
-                self.pos += 1;
-            } else {
-                break;
-            }
-        }
-    }
-    fn peek(&self) -> Option<char> {
-        self.s[self.pos..].chars().next()
-    }
-    fn found(&self) -> String {
-        match self.peek() {
-            None => "end of line".to_string(),
-            Some(_) => {
-                let rest: String = self.s[self.pos..]
-                    .chars()
-                    .take_while(|c| !c.is_whitespace())
-                    .take(16)
-                    .collect();
-                format!("`{rest}`")
-            }
-        }
-    }
-    fn eat(&mut self, c: char) -> bool {
-        self.ws();
-        if self.peek() == Some(c) {
-            self.pos += c.len_utf8();
-            true
-        } else {
-            false
-        }
-    }
-    fn expect(&mut self, c: char) -> PResult<()> {
-        if self.eat(c) {
-            Ok(())
-        } else {
-            self.err(format!("expected `{c}`, found {}", self.found()))
-        }
-    }
-    fn word(&mut self) -> &'a str {
-        self.ws();
-        let start = self.pos;
-        while let Some(c) = self.peek() {
-            if c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '-' || c == '+' {
-                self.pos += 1;
-            } else {
-                break;
-            }
-        }
-        &self.s[start..self.pos]
-    }
-    fn expect_word(&mut self, w: &str) -> PResult<()> {
-        let save = self.pos;
-        if self.word() == w {
-            Ok(())
-        } else {
-            self.pos = save;
-            self.ws();
-            self.err(format!("expected `{w}`, found {}", self.found()))
-        }
-    }
-    fn number(&mut self, what: &str) -> PResult<u64> {
-        self.ws();
-        let save = self.pos;
-        let w = self.word();
-        match w.parse::<u64>() {
-            Ok(n) if !w.starts_with('+') => Ok(n),
-            _ => {
-                self.pos = save;
-                self.err(format!("expected {what}, found {}", self.found()))
-            }
-        }
-    }
-    fn value(&mut self) -> PResult<ValueId> {
-        self.ws();
-        let save = self.pos;
-        if !self.eat('%') {
-            return self.err(format!("expected a value `%N`, found {}", self.found()));
-        }
-        let n = self.number("a value number")?;
-        match u32::try_from(n) {
-            Ok(n) if n <= MAX_TEXT_INDEX => Ok(ValueId(n)),
-            _ => {
-                self.pos = save;
-                self.err(format!(
-                    "value number %{n} is too large (the limit is %{MAX_TEXT_INDEX})"
-                ))
-            }
-        }
-    }
-    fn block_id(&mut self) -> PResult<BlockId> {
-        self.ws();
-        let save = self.pos;
-        let w = self.word();
-        match w.strip_prefix('b').and_then(|n| n.parse::<u64>().ok()) {
-            Some(n) if n > u64::from(MAX_TEXT_INDEX) => {
-                self.pos = save;
-                self.err(format!(
-                    "block number b{n} is too large (the limit is b{MAX_TEXT_INDEX})"
-                ))
-            }
-            Some(n) if !w[1..].starts_with('+') => Ok(BlockId(n as u32)),
-            _ => {
-                self.pos = save;
-                self.err(format!("expected a block `bN`, found {}", self.found()))
-            }
-        }
-    }
-    fn end(&mut self) -> PResult<()> {
-        self.ws();
-        if self.pos < self.s.len() {
-            self.err(format!("expected end of line, found {}", self.found()))
-        } else {
-            Ok(())
-        }
-    }
-}
-
 struct Parser<'a> {
     lines: Vec<Line<'a>>,
     pos: usize,
@@ -275,20 +128,32 @@ impl<'a> Parser<'a> {
             pos: 0,
         })
     }
-    fn peek_word(&mut self) -> Option<&'a str> {
+    /// A cursor at the start of the next non-blank line, not consuming it.
+    fn peek_line(&mut self) -> Option<Cur<'a>> {
         self.skip_blank();
         let l = self.lines.get(self.pos)?;
-        let mut c = Cur {
+        Some(Cur {
             line: l.no,
             s: l.text,
             pos: 0,
-        };
+        })
+    }
+    fn peek_word(&mut self) -> Option<&'a str> {
+        let mut c = self.peek_line()?;
+        let text = c.s;
         let w = c.word();
         if w.is_empty() {
             c.ws();
-            return c.peek().map(|ch| &l.text[c.pos..c.pos + ch.len_utf8()]);
+            return c.peek().map(|ch| &text[c.pos..c.pos + ch.len_utf8()]);
         }
         Some(w)
+    }
+
+    /// The second word of the next non-blank line.
+    fn peek_second_word(&mut self) -> Option<&'a str> {
+        let mut c = self.peek_line()?;
+        c.word();
+        Some(c.word())
     }
 
     fn case(&mut self) -> PResult<Case> {
@@ -307,55 +172,14 @@ impl<'a> Parser<'a> {
                 break;
             }
         }
-        let mut c = self.next("`shader: NAME`")?;
-        c.expect_word("shader")?;
-        c.expect(':')?;
-        c.ws();
-        let name = c.word();
-        if name.is_empty() {
-            return c.err(format!("expected a shader name, found {}", c.found()));
-        }
-        program.name = name.to_string();
-        c.end()?;
-        while let Some(w) = self.peek_word() {
-            let slots = match w {
-                "decl_input" => &mut program.inputs,
-                "decl_uniform" => &mut program.uniforms,
-                "decl_output" => &mut program.outputs,
-                _ => break,
-            };
-            let mut c = self.next("a declaration")?;
-            c.word();
-            let col_save = c.pos;
-            let slot = c.number("a slot number")?;
-            if slot as usize != slots.len() {
-                c.pos = col_save;
-                c.ws();
-                return c.err(format!(
-                    "expected slot {} (slots are declared in order), found {}",
-                    slots.len(),
-                    c.found()
-                ));
-            }
-            c.ws();
-            let save = c.pos;
-            let tname = c.word();
-            let Some(t) = SlotType::from_name(tname) else {
-                c.pos = save;
-                return c.err(format!(
-                    "expected a type (bool, i8, i16, i32, i64, f16, f32, f64), found {}",
-                    c.found()
-                ));
-            };
-            slots.push(t);
-            c.end()?;
-        }
+        let decls = self.header(&mut program)?;
         let mut c = self.next("`impl main {`")?;
         c.expect_word("impl")?;
         c.expect_word("main")?;
         c.expect('{')?;
         c.end()?;
-        let (body, end) = self.list()?;
+        let mut offsets = Vec::new();
+        let (body, end) = self.list(&decls, &mut offsets, true)?;
         if end != ListEnd::Close {
             let l = &self.lines[self.pos - 1];
             return Err(ParseError {
@@ -366,6 +190,7 @@ impl<'a> Parser<'a> {
             });
         }
         program.body = body;
+        drop_offsets(&mut program, &offsets)?;
         let mut dispatch = None;
         if let Some("dispatch") = self.peek_word() {
             dispatch = Some(self.dispatch(&program)?);
@@ -489,8 +314,34 @@ impl<'a> Parser<'a> {
         })
     }
 
+    /// Parses a nested list that must end with `want`; `msg` otherwise.
+    fn nested(
+        &mut self,
+        decls: &Decls,
+        offsets: &mut Vec<OffsetSrc>,
+        want: ListEnd,
+        msg: &str,
+    ) -> PResult<Vec<CfNode>> {
+        let (body, end) = self.list(decls, offsets, false)?;
+        if end != want {
+            let l = &self.lines[self.pos - 1];
+            return Err(ParseError {
+                file: None,
+                line: l.no,
+                col: 1,
+                msg: msg.into(),
+            });
+        }
+        Ok(body)
+    }
+
     /// Parses a control-flow list up to its closing `}` (or `} else {`).
-    fn list(&mut self) -> PResult<(Vec<CfNode>, ListEnd)> {
+    fn list(
+        &mut self,
+        decls: &Decls,
+        offsets: &mut Vec<OffsetSrc>,
+        top: bool,
+    ) -> PResult<(Vec<CfNode>, ListEnd)> {
         let mut list: Vec<CfNode> = Vec::new();
         let mut cur: Option<Block> = None;
         loop {
@@ -513,9 +364,28 @@ impl<'a> Parser<'a> {
                 }
                 return Ok((list, end));
             }
-            let w = c.word();
+            let mut w = c.word();
+            if matches!(w, "con" | "div") {
+                let after = c.word();
+                if matches!(after, "block" | "loop") {
+                    w = after;
+                }
+            }
             match w {
                 "block" => {
+                    if cur.is_some() && top {
+                        // NIR's end block: empty, right before the impl's `}`.
+                        let id_at = c.pos;
+                        // Numbered one past the last block, so not bounded.
+                        c.word();
+                        c.expect(':')?;
+                        c.end()?;
+                        if self.peek_word() == Some("}") {
+                            continue;
+                        }
+                        c.pos = id_at;
+                        return c.err("only the end block may follow a block directly, and it must be empty and last");
+                    }
                     if cur.is_some() {
                         c.pos = save;
                         return c.err(
@@ -543,29 +413,17 @@ impl<'a> Parser<'a> {
                     }
                     list.push(CfNode::Block(b));
                     if w == "if" {
-                        let cond = c.value()?;
+                        let cond = c.src()?;
                         c.expect('{')?;
                         c.end()?;
-                        let (then_body, end) = self.list()?;
-                        if end != ListEnd::Else {
-                            let l = &self.lines[self.pos - 1];
-                            return Err(ParseError {
-                                file: None,
-                                line: l.no,
-                                col: 1,
-                                msg: "expected `} else {`".into(),
-                            });
-                        }
-                        let (else_body, end) = self.list()?;
-                        if end != ListEnd::Close {
-                            let l = &self.lines[self.pos - 1];
-                            return Err(ParseError {
-                                file: None,
-                                line: l.no,
-                                col: 1,
-                                msg: "expected `}`, found `} else {`".into(),
-                            });
-                        }
+                        let then_body =
+                            self.nested(decls, offsets, ListEnd::Else, "expected `} else {`")?;
+                        let else_body = self.nested(
+                            decls,
+                            offsets,
+                            ListEnd::Close,
+                            "expected `}`, found `} else {`",
+                        )?;
                         list.push(CfNode::If(If {
                             cond,
                             then_body,
@@ -574,21 +432,18 @@ impl<'a> Parser<'a> {
                     } else {
                         c.expect('{')?;
                         c.end()?;
-                        let (body, end) = self.list()?;
-                        if end != ListEnd::Close {
-                            let l = &self.lines[self.pos - 1];
-                            return Err(ParseError {
-                                file: None,
-                                line: l.no,
-                                col: 1,
-                                msg: "expected `}`, found `} else {`".into(),
-                            });
-                        }
+                        let body = self.nested(
+                            decls,
+                            offsets,
+                            ListEnd::Close,
+                            "expected `}`, found `} else {`",
+                        )?;
                         list.push(CfNode::Loop(Loop { body }));
                     }
                     // The next statement must open the block after the if/loop.
                     match self.peek_word() {
                         Some("block") => {}
+                        Some("con" | "div") if self.peek_second_word() == Some("block") => {}
                         _ => {
                             let mut c = self.next("`block bN:` after `}`")?;
                             c.ws();
@@ -623,7 +478,7 @@ impl<'a> Parser<'a> {
                     if b.jump.is_some() {
                         return c.err("instruction after a jump");
                     }
-                    match instr_line(&mut c)? {
+                    match instr_line(&mut c, decls)? {
                         Stmt::Phi(p) => {
                             if !b.instrs.is_empty() {
                                 c.pos = save;
@@ -633,7 +488,10 @@ impl<'a> Parser<'a> {
                             }
                             b.phis.push(p)
                         }
-                        Stmt::Instr(i) => b.instrs.push(i),
+                        Stmt::Instr(i, offset) => {
+                            offsets.extend(offset);
+                            b.instrs.push(i)
+                        }
                     }
                 }
             }
@@ -641,148 +499,71 @@ impl<'a> Parser<'a> {
     }
 }
 
-impl Cur<'_> {
-    /// After `}`: eats `else {` if present.
-    fn eat_word_else(&mut self) -> bool {
-        let save = self.pos;
-        if self.word() == "else" && self.eat('{') {
-            return true;
-        }
-        self.pos = save;
-        false
+/// Checks that every I/O offset source NIR's spelling gave is the constant
+/// 0 (indirect I/O is not modelled), then removes the constants that only
+/// served as offsets.
+fn drop_offsets(program: &mut Program, offsets: &[OffsetSrc]) -> PResult<()> {
+    if offsets.is_empty() {
+        return Ok(());
     }
-}
-
-enum Stmt {
-    Phi(Phi),
-    Instr(Instr),
-}
-
-/// Parses `BITS %N = ...` or `@store_output (...) (slot=N)`.
-fn instr_line(c: &mut Cur) -> PResult<Stmt> {
-    c.ws();
-    let mut dest = None;
-    if c.peek() != Some('@') {
-        let start = c.pos;
-        let bits = c.number("a bit size, `@intrinsic` or a statement")?;
-        if !matches!(bits, 1 | 8 | 16 | 32 | 64) {
-            c.pos = start;
-            return c.err(format!("bit size must be 1, 8, 16, 32 or 64, not {bits}"));
-        }
-        let id = c.value()?;
-        c.expect('=')?;
-        dest = Some(Def {
-            id,
-            bits: bits as u8,
-        });
-    }
-    c.ws();
-    let intrinsic = c.eat('@');
-    let save = c.pos;
-    let name = c.word();
-    if name == "phi" && !intrinsic {
-        let Some(dest) = dest else {
-            return c.err("a phi needs a destination");
-        };
-        let mut srcs = Vec::new();
-        loop {
-            let b = c.block_id()?;
-            c.expect(':')?;
-            let v = c.value()?;
-            srcs.push((b, v));
-            if !c.eat(',') {
-                break;
+    let mut consts = vec![None; program.value_bound()];
+    program.for_each_block(&mut |b| {
+        for i in &b.instrs {
+            if let (Op::LoadConst, Some(d)) = (i.op, i.dest) {
+                consts[d.id.0 as usize] = Some((i.imm, d.bits));
             }
         }
-        c.end()?;
-        return Ok(Stmt::Phi(Phi { dest, srcs }));
+    });
+    let mut is_offset = vec![false; consts.len()];
+    for o in offsets {
+        let c = consts.get(o.value.0 as usize).copied().flatten();
+        if c != Some((0, 32)) {
+            return Err(ParseError {
+                file: None,
+                line: o.line,
+                col: o.col,
+                msg: format!(
+                    "I/O offset {} is not the 32-bit constant 0: indirect I/O is not modelled",
+                    o.value
+                ),
+            });
+        }
+        is_offset[o.value.0 as usize] = true;
     }
-    let Some(op) = Op::from_name(name) else {
-        c.pos = save;
-        return c.err(format!("expected an op name, found {}", c.found()));
+    let mut other_use = vec![false; consts.len()];
+    let mut mark = |v: ValueId| {
+        if let Some(u) = other_use.get_mut(v.0 as usize) {
+            *u = true;
+        }
     };
-    if op.is_intrinsic() != intrinsic {
-        c.pos = save;
-        return c.err(if intrinsic {
-            format!("`{name}` is an ALU op: write it without `@`")
-        } else {
-            format!("`{name}` is an intrinsic: write it as `@{name} (...)`")
-        });
-    }
-    let mut srcs = Vec::new();
-    let mut imm = 0;
-    match op.info().class {
-        OpClass::Const => {
-            c.expect('(')?;
-            c.ws();
-            let start = c.pos;
-            let w = c.word();
-            let bits = dest.map_or(32, |d| d.bits);
-            imm = match w {
-                "true" if bits == 1 => 1,
-                "false" if bits == 1 => 0,
-                _ => match w
-                    .strip_prefix("0x")
-                    .and_then(|h| u64::from_str_radix(h, 16).ok())
-                {
-                    Some(v) if v & !mask(bits) == 0 => v,
-                    Some(_) => {
-                        c.pos = start;
-                        return c.err(format!("constant does not fit in {bits} bits"));
-                    }
-                    None => {
-                        c.pos = start;
-                        return c.err(format!(
-                            "expected a hex constant (0x...) or true/false, found {}",
-                            c.found()
-                        ));
-                    }
-                },
-            };
-            c.expect(')')?;
-        }
-        OpClass::Alu => {
-            let n = op.info().sig.num_srcs();
-            for k in 0..n {
-                if k > 0 {
-                    c.expect(',')?;
+    fn walk(list: &[CfNode], mark: &mut impl FnMut(ValueId)) {
+        for n in list {
+            match n {
+                CfNode::Block(b) => {
+                    b.phis
+                        .iter()
+                        .flat_map(|p| &p.srcs)
+                        .for_each(|(_, v)| mark(*v));
+                    b.instrs.iter().flat_map(|i| &i.srcs).for_each(|v| mark(*v));
                 }
-                srcs.push(c.value()?);
-            }
-        }
-        OpClass::Subgroup | OpClass::Io => {
-            c.expect('(')?;
-            c.ws();
-            if c.peek() != Some(')') {
-                loop {
-                    srcs.push(c.value()?);
-                    if !c.eat(',') {
-                        break;
-                    }
+                CfNode::If(i) => {
+                    mark(i.cond);
+                    walk(&i.then_body, mark);
+                    walk(&i.else_body, mark);
                 }
-            }
-            c.expect(')')?;
-            if op.has_slot() {
-                c.expect('(')?;
-                c.expect_word("slot")?;
-                c.expect('=')?;
-                imm = c.number("a slot number")?;
-                c.expect(')')?;
+                CfNode::Loop(l) => walk(&l.body, mark),
             }
         }
     }
-    c.end()?;
-    if matches!(op.info().sig, Sig::StoreSlot) != dest.is_none() {
-        return c.err(if dest.is_none() {
-            format!("`{name}` defines a value: write `BITS %N = ...`")
-        } else {
-            format!("`{name}` defines no value")
-        });
-    }
-    Ok(Stmt::Instr(Instr {
-        op,
-        dest,
-        srcs,
-        imm,
-    }))
+    walk(&program.body, &mut mark);
+    program.for_each_block_mut(&mut |b| {
+        b.instrs.retain(|i| match i.dest {
+            Some(d) if i.op == Op::LoadConst => {
+                let k = d.id.0 as usize;
+                !is_offset[k] || other_use[k]
+            }
+            _ => true,
+        })
+    });
+    Ok(())
 }

@@ -1,0 +1,321 @@
+//! One instruction line, in NIR's spelling (`con 32    %5 = i2i32 %3`,
+//! `@load_input (%9 (0x0)) (base=0, ...)`) or in the older `.sir` one
+//! (`32 %5 = i2i %3`, `@load_input () (slot=0)`).
+
+use super::cursor::Cur;
+use super::header::Decls;
+use super::PResult;
+use crate::nir::op_from_nir_name;
+use crate::op::{Op, OpClass, Sig};
+use crate::program::{Def, Instr, Phi, ValueId};
+use crate::types::mask;
+
+impl Cur<'_> {
+    /// After `}`: eats `else {` if present.
+    pub(super) fn eat_word_else(&mut self) -> bool {
+        let save = self.pos;
+        if self.word() == "else" && self.eat('{') {
+            return true;
+        }
+        self.pos = save;
+        false
+    }
+
+    /// Eats NIR's `con `/`div ` prefix if present.
+    pub(super) fn eat_divergence(&mut self) {
+        let save = self.pos;
+        if !matches!(self.word(), "con" | "div") {
+            self.pos = save;
+        }
+    }
+}
+
+/// A parsed line of a block.
+pub(super) enum Stmt {
+    Phi(Phi),
+    /// An instruction, and where its I/O offset source was written.
+    Instr(Instr, Option<OffsetSrc>),
+}
+
+/// The offset source of an I/O intrinsic in NIR's spelling: it must be the
+/// constant 0 (checked once the whole program is read).
+pub(super) struct OffsetSrc {
+    pub(super) value: ValueId,
+    pub(super) line: usize,
+    pub(super) col: usize,
+}
+
+/// Parses `BITS %N = ...` or an intrinsic without a result.
+pub(super) fn instr_line(c: &mut Cur, decls: &Decls) -> PResult<Stmt> {
+    c.ws();
+    c.eat_divergence();
+    c.ws();
+    let mut dest = None;
+    if c.peek() != Some('@') {
+        let start = c.pos;
+        let size = c.word();
+        if let Some((_, comps)) = size.split_once('x') {
+            c.pos = start;
+            return c.err(format!(
+                "vectors ({size}: {comps} components) are not modelled: the IR is scalar"
+            ));
+        }
+        c.pos = start;
+        let bits = c.number("a bit size, `@intrinsic` or a statement")?;
+        if !matches!(bits, 1 | 8 | 16 | 32 | 64) {
+            c.pos = start;
+            return c.err(format!("bit size must be 1, 8, 16, 32 or 64, not {bits}"));
+        }
+        let id = c.value()?;
+        c.expect('=')?;
+        dest = Some(Def {
+            id,
+            bits: bits as u8,
+        });
+    }
+    c.ws();
+    let intrinsic = c.eat('@');
+    let save = c.pos;
+    let mut name = c.word();
+    if name == "phi" && !intrinsic {
+        let Some(dest) = dest else {
+            return c.err("a phi needs a destination");
+        };
+        let mut srcs = Vec::new();
+        loop {
+            let b = c.block_id()?;
+            c.expect(':')?;
+            let v = c.src()?;
+            srcs.push((b, v));
+            if !c.eat(',') {
+                break;
+            }
+        }
+        c.end()?;
+        return Ok(Stmt::Phi(Phi { dest, srcs }));
+    }
+    // `!` (exact) only forbids some float rewrites; our ops are exact anyway.
+    if !intrinsic && c.peek() == Some('!') {
+        c.pos += 1;
+    }
+    if let Some((base, flag)) = name.split_once('.') {
+        if matches!(flag, "nsw" | "nuw") {
+            c.pos = save + base.len();
+            return c.err(format!(
+                "`.{flag}` makes wrapping undefined, which is not modelled (our integer ops wrap)"
+            ));
+        }
+        name = base;
+    }
+    let Some((op, sized)) = op_from_nir_name(name) else {
+        c.pos = save;
+        return c.err(if intrinsic {
+            format!("intrinsic `@{name}` is not modelled")
+        } else {
+            format!("expected an op name, found {}", c.found())
+        });
+    };
+    if op.is_intrinsic() != intrinsic {
+        c.pos = save;
+        return c.err(if intrinsic {
+            format!("`{name}` is an ALU op: write it without `@`")
+        } else {
+            format!("`{name}` is an intrinsic: write it as `@{name} (...)`")
+        });
+    }
+    if let (Some(bits), Some(d)) = (sized, dest) {
+        if bits != d.bits {
+            c.pos = save;
+            return c.err(format!(
+                "`{name}` makes a {bits}-bit value, but its destination is {}-bit",
+                d.bits
+            ));
+        }
+    }
+    let mut srcs = Vec::new();
+    let mut imm = 0;
+    let mut offset = None;
+    match op.info().class {
+        OpClass::Const => imm = const_value(c, dest.map_or(32, |d| d.bits))?,
+        OpClass::Alu => {
+            let n = op.info().sig.num_srcs();
+            for k in 0..n {
+                if k > 0 {
+                    c.expect(',')?;
+                }
+                srcs.push(c.src()?);
+            }
+        }
+        OpClass::Subgroup | OpClass::Io => {
+            let mut groups = Vec::new();
+            let mut offset_at = None;
+            c.ws();
+            if c.peek() == Some('(') {
+                let group_start = c.pos;
+                let save = c.pos;
+                let inner = c.paren_group()?;
+                if inner.trim().is_empty() || inner.trim_start().starts_with('%') {
+                    c.pos = group_start + 1;
+                    c.ws();
+                    if c.peek() != Some(')') {
+                        loop {
+                            c.ws();
+                            offset_at = Some(c.pos);
+                            srcs.push(c.src()?);
+                            if !c.eat(',') {
+                                break;
+                            }
+                        }
+                    }
+                    c.expect(')')?;
+                } else {
+                    c.pos = save;
+                }
+            }
+            c.ws();
+            if c.peek() == Some('(') {
+                let at = c.pos;
+                groups.push((at, c.paren_group()?));
+            }
+            let want = op.info().sig.num_srcs();
+            if op.has_slot() && srcs.len() == want + 1 {
+                // NIR's spelling: the last source is the offset.
+                let at = offset_at.unwrap_or(0);
+                let value = srcs.pop().expect("counted above");
+                offset = Some(OffsetSrc {
+                    value,
+                    line: c.line,
+                    col: c.s[..at].chars().count() + 1,
+                });
+            }
+            if op.has_slot() {
+                let Some((at, indices)) = groups.pop() else {
+                    return c.err(format!(
+                        "expected the indices of `@{name}` (`(base=N, ...)`)"
+                    ));
+                };
+                imm = slot_of(c, at, op, indices, decls)?;
+            } else if let Some((at, _)) = groups.pop() {
+                c.pos = at;
+                return c.err(format!("`@{name}` has no indices"));
+            }
+        }
+    }
+    c.end()?;
+    if matches!(op.info().sig, Sig::StoreSlot) != dest.is_none() {
+        return c.err(if dest.is_none() {
+            format!("`{name}` defines a value: write `BITS %N = ...`")
+        } else {
+            format!("`{name}` defines no value")
+        });
+    }
+    Ok(Stmt::Instr(
+        Instr {
+            op,
+            dest,
+            srcs,
+            imm,
+        },
+        offset,
+    ))
+}
+
+/// `(0x0000002a)`, `(0x0000002a = 42)`, `(0x3f800000 = 1.000000)`,
+/// `(true)`: the first reading is the exact bits; the rest repeat them.
+fn const_value(c: &mut Cur, bits: u8) -> PResult<u64> {
+    c.ws();
+    let open = c.pos;
+    let inner = c.paren_group()?;
+    let first = inner
+        .split([' ', ',', '='])
+        .find(|w| !w.is_empty())
+        .unwrap_or("");
+    let at = open + 1 + inner.find(first).unwrap_or(0);
+    let v = match first {
+        "true" if bits == 1 => 1,
+        "false" if bits == 1 => 0,
+        _ => match first
+            .strip_prefix("0x")
+            .and_then(|h| u64::from_str_radix(h, 16).ok())
+        {
+            Some(v) if v & !mask(bits) == 0 => v,
+            Some(_) => {
+                c.pos = at;
+                return c.err(format!("constant does not fit in {bits} bits"));
+            }
+            None => {
+                c.pos = at;
+                return c.err(format!(
+                    "expected a hex constant (0x...) or true/false, found `{first}`"
+                ));
+            }
+        },
+    };
+    if inner.contains(',') {
+        c.pos = at;
+        return c.err("vector constants are not modelled: the IR is scalar");
+    }
+    Ok(v)
+}
+
+/// The slot an I/O intrinsic's indices name: `slot=N` (our older
+/// spelling), or `base=N` matched against the variables' driver locations
+/// (NIR's). `component` must be 0.
+fn slot_of(c: &mut Cur, at: usize, op: Op, indices: &str, decls: &Decls) -> PResult<u64> {
+    let mut slot = None;
+    let mut base = None;
+    let mut base_at = at;
+    // `at` is the `(`; each item's byte offset follows from the lengths.
+    let mut item_at = at + 1;
+    for raw in indices.split(',') {
+        let item = raw.trim();
+        let here = item_at + (raw.len() - raw.trim_start().len());
+        item_at += raw.len() + 1;
+        let Some((key, value)) = item.split_once('=') else {
+            continue;
+        };
+        let parsed = value.trim().parse::<u64>().ok();
+        match (key.trim(), parsed) {
+            ("slot", Some(n)) => slot = Some(n),
+            ("base", Some(n)) => {
+                base = Some(n);
+                base_at = here;
+            }
+            ("component", Some(n)) if n != 0 => {
+                c.pos = here;
+                return c.err(format!(
+                    "`component={n}`: packed (vector) I/O is not modelled"
+                ));
+            }
+            _ => {}
+        }
+    }
+    if let Some(s) = slot {
+        return Ok(s);
+    }
+    let Some(base) = base else {
+        c.pos = at;
+        return c.err("expected `base=N` (or `slot=N`) among the indices");
+    };
+    match decls.slot_of_driver_location(op, base) {
+        Some(s) => Ok(s),
+        // A file without variables numbers slots by `base` itself (for
+        // uniforms, in bytes: one 8-byte slot each).
+        None if !decls.has_vars() => Ok(if op == Op::LoadUniform {
+            base / 8
+        } else {
+            base
+        }),
+        None => {
+            c.pos = base_at;
+            c.err(format!(
+                "no {} variable has driver location {base}",
+                match op {
+                    Op::LoadInput => "shader_in",
+                    Op::LoadUniform => "uniform",
+                    _ => "shader_out",
+                }
+            ))
+        }
+    }
+}
