@@ -231,3 +231,41 @@ fn run_and_compile_take_the_files_config_line_and_speak_json() {
     assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
     assert!(stdout(&o).contains("invalid case"), "{}", stdout(&o));
 }
+
+#[test]
+fn fmt_converts_checks_and_rewrites_in_place() {
+    let old = "shader: add\ndecl_input 0 i32\ndecl_output 0 i32\nimpl main {\n\tblock b0:\n\t32 %0 = @load_input () (slot=0)\n\t32 %1 = iadd %0, %0\n\t@store_output (%1) (slot=0)\n}\n";
+    let sir = tmp("fmt.sir", old);
+    // Printing: NIR, as nir_print.c lays it out (ssa_alloc 3 with the
+    // offset constant %2: one digit, so `=` sits at column 15).
+    let o = farm(&["fmt", &sir]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.starts_with("shader: MESA_SHADER_COMPUTE\n"), "{text}");
+    assert!(
+        text.contains("\n    div 32    %1 = iadd %0, %0\n"),
+        "{text}"
+    );
+    assert_eq!(ir::parse_case(&text).unwrap(), ir::parse_case(old).unwrap());
+    // --check: 1 for the old spelling, 0 once rewritten in place.
+    let o = farm(&["fmt", "--check", &sir]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o), format!("{sir} is not in canonical form\n"));
+    let o = farm(&["fmt", "-i", &sir]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&sir).unwrap(), text);
+    assert_eq!(farm(&["fmt", "--check", &sir]).status.code(), Some(0));
+    // A bad file among good ones: file:line:col, and nothing rewritten.
+    let bad = tmp(
+        "fmt-bad.sir",
+        "shader: t\nimpl main {\n\tblock b0:\n\t32 %0 = frob\n}\n",
+    );
+    let good = tmp("fmt-good.sir", old);
+    let o = farm(&["fmt", "-i", &good, &bad]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o).trim(),
+        format!("error: {bad}:4:10: expected an op name, found `frob`")
+    );
+    assert_eq!(std::fs::read_to_string(&good).unwrap(), old);
+}
