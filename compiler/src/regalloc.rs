@@ -530,7 +530,7 @@ mod tests {
         // read by y's instruction: closed intervals), z after x and tmp died:
         // g5-g6.
         assert_eq!(
-            eu::print_program(&prog),
+            eu::print_program_compact(&prog),
             "shl(16) g3<1>UD g1<8,8,1>UD 0x00000003UD\nsend(16) g5 g3 ld.b32\nmov(8) g7<1>D 3D\nadd(16) g8<1>D g5<8,8,1>D g7.1<0,1,0>D\nmul(16) g5<1>D g8<8,8,1>D 2W\nsend(16) null g3 g5 st.b32 { align1 1H EOT };\n"
         );
         let input = |k: u32| k as u64 + 40;

@@ -97,9 +97,22 @@ impl VProgram {
         }
     }
 
-    /// The assembly text.
+    /// The compact assembly text (physical numbering), as the passes'
+    /// golden tests write it.
+    pub fn text_compact(&self) -> String {
+        eu::print_program_compact(&self.program())
+    }
+
+    /// The assembly text as Mesa's disassembler lays it out, registers of
+    /// virtual registers named `vgrfN` (`vgrfN+k` for the k-th GRF).
     pub fn text(&self) -> String {
-        eu::print_program(&self.program())
+        eu::print_program_named(&self.program(), &|nr| match self.vgrf_of(nr) {
+            Some(i) => match nr - self.vgrfs[i].first {
+                0 => format!("vgrf{i}"),
+                k => format!("vgrf{i}+{k}"),
+            },
+            None => format!("g{nr}"),
+        })
     }
 
     /// Deletes NOPs and recomputes every jump target.

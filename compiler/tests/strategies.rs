@@ -16,7 +16,7 @@ fn lowered(src: &str, strategy: Strategy) -> String {
     let opts = CompileOptions::new(strategy, 8, PassSet::none());
     let _ = compile_with_hook(&p, &opts, &mut |s: Snapshot<'_>| {
         if let (StageId::Lowering, Code::Eu(program)) = (s.stage, s.code) {
-            text = program.text();
+            text = program.text_compact();
         }
     });
     text

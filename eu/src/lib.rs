@@ -23,7 +23,10 @@ pub mod sim;
 pub mod types;
 pub mod validate;
 
-pub use asm::{parse_program, parse_program_named, print_instruction, print_program, ParseError};
+pub use asm::{
+    parse_program, parse_program_named, print_instruction, print_program, print_program_compact,
+    print_program_named, ParseError, RegNames,
+};
 pub use cf::resolve_control_flow;
 pub use isa::*;
 pub use opcode::{OpcodeClass, OpcodeInfo, OPCODES};

@@ -4,6 +4,7 @@ use std::fmt;
 use std::fmt::Write;
 
 use crate::asm::{parse_program_named, ParseError};
+use crate::isa::Program;
 use crate::sim::{run, Dispatch, RunResult, SimConfig, SimError};
 use crate::validate::{validate, Violation};
 
@@ -63,7 +64,13 @@ impl std::error::Error for AsmRunError {}
 /// the result together with a per-lane text table ([`format_outputs`]).
 pub fn run_asm(req: &AsmRun) -> Result<(RunResult, String), AsmRunError> {
     let program = parse_program_named(&req.source, &req.file_name).map_err(AsmRunError::Parse)?;
-    validate(&program, &req.config.machine).map_err(AsmRunError::Invalid)?;
+    let mut config = req.config;
+    // A listing from before register allocation names `vgrfN`, which parse
+    // above the physical file: run it on a file that holds them.
+    if let Some(top) = highest_grf(&program).filter(|&t| t >= crate::asm::VGRF_BASE) {
+        config.machine.grf_count = config.machine.grf_count.max(top + crate::asm::VGRF_SPAN);
+    }
+    validate(&program, &config.machine).map_err(AsmRunError::Invalid)?;
     let dispatch = Dispatch {
         invocations: req.invocations,
         simd: req.simd,
@@ -72,9 +79,39 @@ pub fn run_asm(req: &AsmRun) -> Result<(RunResult, String), AsmRunError> {
         inputs: req.inputs.clone(),
         uniforms: req.uniforms.clone(),
     };
-    let res = run(&program, &dispatch, &req.config).map_err(AsmRunError::Sim)?;
+    let res = run(&program, &dispatch, &config).map_err(AsmRunError::Sim)?;
     let table = format_outputs(&res);
     Ok((res, table))
+}
+
+/// The highest GRF number an instruction names (None: no GRF at all).
+fn highest_grf(p: &Program) -> Option<u32> {
+    use crate::isa::{DstKind, Message, SrcKind};
+    let mut top = None;
+    let mut see = |nr: u32| top = Some(top.map_or(nr, |t: u32| t.max(nr)));
+    for i in &p.insts {
+        if let DstKind::Grf { nr, .. } = i.dst.kind {
+            see(nr);
+        }
+        for s in &i.srcs {
+            if let SrcKind::Grf { nr, .. } = s.kind {
+                see(nr);
+            }
+        }
+        match i.msg {
+            Some(Message::Load { dst, addr, .. }) => {
+                see(dst);
+                see(addr);
+            }
+            Some(Message::Store { addr, data, .. }) => {
+                see(addr);
+                see(data);
+            }
+            Some(Message::End { payload }) => see(payload),
+            None => {}
+        }
+    }
+    top
 }
 
 /// Format outputs as a table: one row per invocation, one column per

@@ -1,6 +1,9 @@
 //! Assembly text: exact round trip, error positions, and no panic on
 //! mutated, truncated or garbage input.
-use eu::{parse_program, parse_program_named, print_program, run, validate, Dispatch};
+use eu::{
+    parse_program, parse_program_named, print_program, print_program_compact, run, validate,
+    Dispatch,
+};
 use eu::{MachineConfig, SimConfig};
 
 const CANONICAL: &str = "\
@@ -42,8 +45,59 @@ fn canonical_text_round_trips() {
     assert_eq!(p.insts.len(), 25);
     assert_eq!(p.insts[16].jip, Some(18));
     assert_eq!(p.insts[21].uip, Some(23));
-    assert_eq!(print_program(&p), CANONICAL);
+    assert_eq!(print_program_compact(&p), CANONICAL);
     assert_eq!(parse_program(&print_program(&p)).unwrap(), p);
+}
+
+#[test]
+fn the_disassemblers_layout_round_trips_and_reads_back() {
+    let p = parse_program(CANONICAL).unwrap();
+    let text = print_program(&p);
+    assert_eq!(parse_program(&text).unwrap(), p);
+    let lines: Vec<&str> = text.lines().collect();
+    // Worked by hand from brw_disassemble_inst (columns 16/32/48/64, the
+    // F immediate's comment at 48, JIP/UIP at 16/38 with the label's own
+    // leading space, a send's second line at 28, options always printed).
+    assert_eq!(
+        lines[6],
+        "add.sat.ge.f1.0(8) g3<1>F       -(abs)g4<8,8,1>F 0x3f800000F  /* 1F */ { align1 1Q };"
+    );
+    assert_eq!(
+        lines[17],
+        "(+f0.0) if(8)   JIP:  LABEL1          UIP:  LABEL2              { align1 1Q };"
+    );
+    assert_eq!(
+        lines[18],
+        "send(8)         g20<1>UD        g10<8,8,1>UD    0x02106e00"
+    );
+    assert_eq!(
+        lines[19],
+        "                            hdc1 MsgDesc: (untyped surface read, Surface = 0, SIMD8, Mask = 0xe)  mlen 1 rlen 1 { align1 1Q };"
+    );
+    assert_eq!(
+        lines[27],
+        "nop                                                             ;"
+    );
+    assert_eq!(
+        lines[29],
+        "sends(16)       nullUD          g10UD           g14UD           0x04025c02                0x0000010c"
+    );
+}
+
+#[test]
+fn virtual_registers_read_back_above_the_physical_file() {
+    let p = parse_program(
+        "add(16) vgrf3+1<1>D vgrf0<8,8,1>D g2<8,8,1>D
+",
+    )
+    .unwrap();
+    let want = parse_program(&format!(
+        "add(16) g{}<1>D g{}<8,8,1>D g2<8,8,1>D\n",
+        eu::asm::VGRF_BASE + 3 * eu::asm::VGRF_SPAN + 1,
+        eu::asm::VGRF_BASE
+    ))
+    .unwrap();
+    assert_eq!(p, want);
 }
 
 #[test]
@@ -58,7 +112,7 @@ fn mesa_variants_parse_to_the_same_program() {
                   send(8) null g0 end { align1 1Q EOT };\n";
     let a = parse_program(loose).unwrap();
     assert_eq!(a, parse_program(strict).unwrap());
-    assert_eq!(print_program(&a), strict);
+    assert_eq!(print_program_compact(&a), strict);
 }
 
 #[test]
@@ -79,7 +133,7 @@ fn errors_name_line_and_column() {
         ("mov(8 g2<1>UD g3<8,8,1>UD", 1, 6, "expected ')'"),
         ("mov(8) g2<1>UD g3<8,8,1>UD { align16 };", 1, 30, "Align16"),
         ("\n\n  frob(8) g2<1>UD", 3, 3, "unknown opcode 'frob'"),
-        ("mov(8) g2<1>F 0x3f80000F", 1, 15, "hexadecimal immediate"),
+        ("mov(8) g2<1>UD 0x3f8000UD", 1, 16, "hexadecimal immediate"),
         ("if(8) JIP: L9 UIP: L9", 1, 12, "undefined label 'L9'"),
         (
             "mov(8) g2<1>UD g3<8,8,1>UD /* open",

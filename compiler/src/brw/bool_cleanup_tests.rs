@@ -23,10 +23,10 @@ fn input(k: u32) -> u64 {
 fn golden(text: &str, last: u32, want: &str, want_after_dce: &str) {
     let p = vprog(8, text, &vg(last));
     let q = check_preserves(&p, run, 11, &input);
-    assert_eq!(q.text(), canon(want), "after bool-cleanup");
+    assert_eq!(q.text_compact(), canon(want), "after bool-cleanup");
     let mut r = q.clone();
     apply(&mut r, crate::brw::dce::run);
-    assert_eq!(r.text(), canon(want_after_dce), "after dce");
+    assert_eq!(r.text_compact(), canon(want_after_dce), "after dce");
     // A second run finds nothing left to do.
     let mut s = r.clone();
     assert!(!apply(&mut s, run));
@@ -35,8 +35,8 @@ fn golden(text: &str, last: u32, want: &str, want_after_dce: &str) {
 /// The pass changes nothing.
 fn refused(text: &str, last: u32) {
     let mut p = vprog(8, text, &vg(last));
-    assert!(!apply(&mut p, run), "{}", p.text());
-    assert_eq!(p.text(), canon(text));
+    assert!(!apply(&mut p, run), "{}", p.text_compact());
+    assert_eq!(p.text_compact(), canon(text));
 }
 
 #[test]
@@ -55,7 +55,7 @@ send(8) null g2 g9 st.b32 { align1 1Q EOT };";
     let q = check_preserves(&p, run, 11, &input);
     let hits = rec.finish();
     let want = body.replace("mov(8) g6<1>D -g5<8,8,1>D", "mov(8) g6<1>D -g4<16,8,2>W");
-    assert_eq!(q.text(), canon(&format!("{HEAD}{want}")));
+    assert_eq!(q.text_compact(), canon(&format!("{HEAD}{want}")));
     assert_eq!(
         hits,
         crate::coverage::Hits::from([
@@ -208,7 +208,7 @@ send(16) null g3 g15 st.b32 { align1 1H EOT };";
     let vg: Vec<(u32, u32)> = (0..7).map(|k| (3 + 2 * k, 2)).collect();
     let p = vprog(16, text, &vg);
     let q = check_preserves(&p, run, 27, &input);
-    assert_eq!(q.text(), canon(&want));
+    assert_eq!(q.text_compact(), canon(&want));
 }
 
 #[test]
@@ -284,7 +284,7 @@ send(8) null g2 g8 st.b32 {{ align1 1Q EOT }};"
     let p = vprog(8, &same, &vg(8));
     let q = check_preserves(&p, run, 11, &input);
     assert_eq!(
-        q.text(),
+        q.text_compact(),
         canon(&same.replacen("mov(8) g8<1>D -g5<8,8,1>D", "mov(8) g8<1>D -g4<16,8,2>W", 1))
     );
 }
@@ -370,7 +370,7 @@ send(8) null g0 end { align1 1Q EOT };";
             "mov.nz.f0.0(8) null<1>D g13<8,8,1>D",
             "mov.nz.f0.0(8) null<1>W g12<16,8,2>W",
         );
-    assert_eq!(q.text(), canon(&want));
+    assert_eq!(q.text_compact(), canon(&want));
 }
 
 #[test]
@@ -412,11 +412,11 @@ send(8) null g0 end { align1 1Q EOT };";
         "mov(8) g13<1>UD g16<8,8,1>D",
         "mov(8) g13<1>UD g15<16,8,2>W",
     );
-    assert_eq!(q.text(), canon(&want));
+    assert_eq!(q.text_compact(), canon(&want));
     let mut r = q.clone();
     apply(&mut r, crate::brw::dce::run);
     assert_eq!(
-        r.text(),
+        r.text_compact(),
         canon(
             &want
                 .replace("mov(8) g16<1>D g15<16,8,2>W\n", "")
@@ -500,7 +500,7 @@ send(8) null g0 end { align1 1Q EOT };";
     }
     let mut p = vprog(8, native, &v);
     assert!(!apply(&mut p, run));
-    assert_eq!(p.text(), canon(native));
+    assert_eq!(p.text_compact(), canon(native));
 }
 
 #[test]
@@ -525,7 +525,7 @@ send(8) null g2 g8 st.b32 { align1 1Q EOT };";
         "xor(8) g8<1>D g5<8,8,1>D 0D",
         "xor(8) g8<1>D g4<16,8,2>W 0W",
     );
-    assert_eq!(q.text(), canon(&format!("{HEAD}{want}")));
+    assert_eq!(q.text_compact(), canon(&format!("{HEAD}{want}")));
     // Inputs below 5 (0, 4, -1, ...) are true: 1 before, -1 after.
     let out = |p: &VProgram| crate::brw::testutil::outputs(p, 11, &input, 0);
     assert_ne!(out(&p), out(&q));

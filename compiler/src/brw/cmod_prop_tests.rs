@@ -43,7 +43,10 @@ fn tail(flag: &str) -> String {
 fn golden_flag(flag: &str, body: &str, want: &str) {
     let p = vprog(8, &format!("{HEAD}{body}{}", tail(flag)), &vg());
     let q = check_preserves(&p, run, 16, &|k| VALS[k as usize % VALS.len()]);
-    assert_eq!(q.text(), canon(&format!("{HEAD}{want}{}", tail(flag))));
+    assert_eq!(
+        q.text_compact(),
+        canon(&format!("{HEAD}{want}{}", tail(flag)))
+    );
 }
 
 fn golden(body: &str, want: &str) {
@@ -61,7 +64,7 @@ fn with_bug(bug: Bug, body: &str) -> String {
     c.bugs = crate::bugs::BugSet::NONE.with(bug);
     run(&mut p, &c);
     p.compact().unwrap();
-    p.text()
+    p.text_compact()
 }
 
 fn with_head(body: &str) -> String {

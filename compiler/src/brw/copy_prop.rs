@@ -516,7 +516,7 @@ mod tests {
         let text = format!("{HEAD}{body}{STORE}");
         let p = vprog(8, &text, VG);
         let q = check_preserves(&p, run, 13, &|k| (k as u64 * 0x1234_5679) & 0xffff_ffff);
-        assert_eq!(q.text(), canon(&format!("{HEAD}{want}{STORE}")));
+        assert_eq!(q.text_compact(), canon(&format!("{HEAD}{want}{STORE}")));
     }
 
     #[test]
@@ -570,7 +570,7 @@ mod tests {
         let p = vprog(8, &text, &vg);
         let q = check_preserves(&p, run, 8, &|k| k as u64);
         assert_eq!(
-            q.text(),
+            q.text_compact(),
             canon(&format!("{HEAD}mov(8) g4<1>UQ 0x0000000500000003UQ\nadd(8) g6<1>UQ g4<4,4,1>UQ g4<4,4,1>UQ\nmov(8) g8<1>UQ 0x0000000500000003UQ\n{STORE}"))
         );
     }
@@ -655,7 +655,7 @@ mod tests {
         let p = vprog(8, &text, VG);
         let input = |k: u32| u64::from(k % 4 + 1);
         let q = check_preserves(&p, run, 8, &input);
-        assert_eq!(q.text(), canon(&text));
+        assert_eq!(q.text_compact(), canon(&text));
         let mut r = p.clone();
         assert!(apply_with_bugs(
             &mut r,
@@ -663,7 +663,7 @@ mod tests {
             BugSet::NONE.with(Bug::CopyPropNoMask)
         ));
         assert_eq!(
-            r.text(),
+            r.text_compact(),
             canon(&format!(
                 "{HEAD}{}",
                 NOMASK_LOOP.replace("add(8) g7<1>D g6<8,8,1>D", "add(8) g7<1>D g4<0,1,0>D")
@@ -695,7 +695,7 @@ mod tests {
         let text = format!("{HEAD}{body}{STORE}");
         let p = vprog(8, &text, VG);
         let q = check_preserves(&p, run, 11, &float_input);
-        assert_eq!(q.text(), canon(&format!("{HEAD}{want}{STORE}")));
+        assert_eq!(q.text_compact(), canon(&format!("{HEAD}{want}{STORE}")));
     }
 
     #[test]
@@ -744,7 +744,7 @@ mod tests {
             BugSet::NONE.with(Bug::CopyPropModsTypeChange)
         ));
         let want = "mov(8) g4<1>F -g3<8,8,1>F\nmov(8) g6<1>UD -g3<8,8,1>UD\n";
-        assert_eq!(q.text(), canon(&format!("{HEAD}{want}{STORE}")));
+        assert_eq!(q.text_compact(), canon(&format!("{HEAD}{want}{STORE}")));
         assert_ne!(
             outputs(&p, 11, &float_input, 0),
             outputs(&q, 11, &float_input, 0)

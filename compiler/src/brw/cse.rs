@@ -481,7 +481,7 @@ mod tests {
         let q = check_preserves(&p, run, 11, &|k| {
             (k as u64).wrapping_mul(0x9e37_79b9) & 0xffff_ffff
         });
-        assert_eq!(q.text(), canon(&format!("{HEAD}{want_body}{tail}")));
+        assert_eq!(q.text_compact(), canon(&format!("{HEAD}{want_body}{tail}")));
     }
 
     const STORE_SUM: &str =
@@ -619,7 +619,7 @@ mod tests {
             BugSet::NONE.with(Bug::CseFlagOnlyStale)
         ));
         let want = "mov.nz.f0.0(8) null<1>D g3<8,8,1>D\n(+f0.0) sel(8) g4<1>D g3<8,8,1>D 1D\nand.z.f0.0(8) g6<1>D g3<8,8,1>D 4D\n(+f0.0) sel(8) g5<1>D g6<8,8,1>D 2D\n";
-        assert_eq!(q.text(), canon(&format!("{HEAD}{want}{STORE_SUM}")));
+        assert_eq!(q.text_compact(), canon(&format!("{HEAD}{want}{STORE_SUM}")));
         // Among the inputs some lane is non-zero with bit 2 set, where the
         // two flags disagree.
         let input = |k: u32| (k as u64).wrapping_mul(0x9e37_79b9) & 0xffff_ffff;
@@ -634,7 +634,7 @@ mod tests {
         let text = format!("{HEAD}add(8) g4<1>D g3<8,8,1>D 5D\nmov(8) g5<1>D 0D\ncmp.l.f0.0(8) null<1>D g3<8,8,1>D 4D\n(+f0.0) halt(8) JIP: L0 UIP: L0\nadd(8) g5<1>D g3<8,8,1>D 5D\nL0:\n{STORE_SUM}");
         let mut p = vprog(8, &text, VG);
         assert!(!apply(&mut p, run));
-        assert_eq!(p.text(), canon(&text));
+        assert_eq!(p.text_compact(), canon(&text));
     }
 
     /// Float inputs at the edges: NaNs of both signs, ±0, ±inf, a denormal,
@@ -661,7 +661,10 @@ mod tests {
         let text = format!("{HEAD}{body}{STORE_SUM}");
         let p = vprog(8, &text, VG);
         let q = check_preserves(&p, run, 12, &float_input);
-        assert_eq!(q.text(), canon(&format!("{HEAD}{want_body}{STORE_SUM}")));
+        assert_eq!(
+            q.text_compact(),
+            canon(&format!("{HEAD}{want_body}{STORE_SUM}"))
+        );
         p
     }
 
@@ -700,7 +703,7 @@ mod tests {
             BugSet::NONE.with(Bug::CseNegSat)
         ));
         assert_eq!(
-            q.text(),
+            q.text_compact(),
             canon(&format!("{HEAD}mul.sat(8) g4<1>F g3<8,8,1>F 0x40400000F\nmul(8) g5<1>F -g4<8,8,1>F 0x3f800000F\n{STORE_SUM}"))
         );
         assert_ne!(
@@ -734,6 +737,6 @@ mod tests {
             ],
         );
         assert!(!apply(&mut p, run));
-        assert_eq!(p.text(), canon(text));
+        assert_eq!(p.text_compact(), canon(text));
     }
 }

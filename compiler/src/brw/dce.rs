@@ -170,7 +170,7 @@ mod tests {
         let mut p = vprog(8, &text, &[(2, 1), (3, 1), (4, 1), (5, 1)]);
         assert!(apply(&mut p, run));
         assert_eq!(
-            p.text(),
+            p.text_compact(),
             canon(&format!(
                 "{HEAD}add(8) g4<1>D g3<8,8,1>D 1D\nsend(8) null g2 g4 st.b32 {{ align1 1Q EOT }};"
             ))
@@ -188,7 +188,7 @@ mod tests {
         assert!(apply(&mut p, run));
         let hits = rec.finish();
         assert_eq!(
-            p.text(),
+            p.text_compact(),
             canon(&text.replace("add(8) g6<1>D g3<8,8,1>D 1D\n", ""))
         );
         assert_eq!(
@@ -205,7 +205,7 @@ mod tests {
         let text = format!("{HEAD}cmp.l.f0.0(8) g4<1>D g3<8,8,1>D 5D\n(+f0.0) sel(8) g5<1>D g3<8,8,1>D 0D\nsend(8) null g2 g5 st.b32 {{ align1 1Q EOT }};");
         let p = vprog(8, &text, &[(2, 1), (3, 1), (4, 1), (5, 1)]);
         let q = check_preserves(&p, run, 11, &|k| k as u64 * 3);
-        assert_eq!(q.text(), canon(&format!("{HEAD}cmp.l.f0.0(8) null<1>D g3<8,8,1>D 5D\n(+f0.0) sel(8) g5<1>D g3<8,8,1>D 0D\nsend(8) null g2 g5 st.b32 {{ align1 1Q EOT }};")));
+        assert_eq!(q.text_compact(), canon(&format!("{HEAD}cmp.l.f0.0(8) null<1>D g3<8,8,1>D 5D\n(+f0.0) sel(8) g5<1>D g3<8,8,1>D 0D\nsend(8) null g2 g5 st.b32 {{ align1 1Q EOT }};")));
     }
 
     #[test]
@@ -214,7 +214,10 @@ mod tests {
         let text = format!("{HEAD}add.nz.f0.0(8) g4<1>D g3<8,8,1>D 1D\ncmp.z.f0.0(8) null<1>D g3<8,8,1>D 0D\n(+f0.0) sel(8) g5<1>D g4<8,8,1>D 7D\nsel.l(8) g6<1>D g5<8,8,1>D 9D\nsend(8) null g2 g6 st.b32 {{ align1 1Q EOT }};");
         let p = vprog(8, &text, &[(2, 1), (3, 1), (4, 1), (5, 1), (6, 1)]);
         let q = check_preserves(&p, run, 8, &|k| k as u64);
-        assert_eq!(q.text(), canon(&text.replace("add.nz.f0.0(8)", "add(8)")));
+        assert_eq!(
+            q.text_compact(),
+            canon(&text.replace("add.nz.f0.0(8)", "add(8)"))
+        );
     }
 
     #[test]
@@ -225,7 +228,7 @@ mod tests {
         let text = "shl(16) g3<1>UD g1<8,8,1>UD 0x00000003UD\nsend(16) g5 g3 ld.b32 { align1 1H };\ncmp.l.f0.0(16) null<1>D g5<8,8,1>D 3D\ncmp.l.f0.0(8) null<1>D g5<8,8,1>D 5D\ncmp.g.f0.0(4) null<1>D g5<4,4,1>D 6D\n(+f0.0) cmp.z.f0.0(8) null<1>D g5<8,8,1>D 7D\n(+f0.0) sel(16) g7<1>D g5<8,8,1>D 0D\nsend(16) null g3 g7 st.b32 { align1 1H EOT };";
         let p = vprog(16, text, &[(3, 2), (5, 2), (7, 2)]);
         let q = check_preserves(&p, run, 16, &|k| k as u64);
-        assert_eq!(q.text(), canon(text));
+        assert_eq!(q.text_compact(), canon(text));
     }
 
     #[test]
@@ -234,7 +237,7 @@ mod tests {
         let p = vprog(16, text, &[(3, 2), (5, 2), (7, 2)]);
         let q = check_preserves(&p, run, 13, &|k| k as u64);
         assert_eq!(
-            q.text(),
+            q.text_compact(),
             canon("shl(16) g3<1>UD g1<8,8,1>UD 0x00000003UD\nsend(16) g5 g3 ld.b32 { align1 1H };\ncmp.g.f0.0(16) null<1>D g5<8,8,1>D 4D\n(+f0.0) sel(16) g7<1>D g5<8,8,1>D 0D\nsend(16) null g3 g7 st.b32 { align1 1H EOT };")
         );
     }
@@ -246,7 +249,7 @@ mod tests {
         let text = format!("{HEAD}mov(8) g4<1>D 1D\ncmp.l.f0.0(8) null<1>D g3<8,8,1>D 4D\n(+f0.0) if(8) JIP: L0 UIP: L0\nmov(8) g4<1>D 2D\nL0:\nendif(8) JIP: L1\nL1:\nsend(8) null g2 g4 st.b32 {{ align1 1Q EOT }};");
         let p = vprog(8, &text, &[(2, 1), (3, 1), (4, 1)]);
         let q = check_preserves(&p, run, 8, &|k| k as u64);
-        assert_eq!(q.text(), canon(&text));
+        assert_eq!(q.text_compact(), canon(&text));
     }
 
     #[test]
@@ -255,7 +258,7 @@ mod tests {
         let text = format!("{HEAD}mov(8) g4<1>D 0D {{ align1 WE_all 1Q }};\nmov(8) g4<1>D g3<8,8,1>D\nadd(8) g5<1>D g4<8,8,1>D g4.7<0,1,0>D {{ align1 WE_all 1Q }};\nsend(8) null g2 g5 st.b32 {{ align1 1Q EOT }};");
         let p = vprog(8, &text, &[(2, 1), (3, 1), (4, 1), (5, 1)]);
         let q = check_preserves(&p, run, 5, &|k| k as u64 + 1);
-        assert_eq!(q.text(), canon(&text));
+        assert_eq!(q.text_compact(), canon(&text));
     }
 
     /// SIMD16: two SIMD8 CMPs (groups 0 and 8) write the two bytes of f0.0,
@@ -266,7 +269,7 @@ mod tests {
     fn two_simd8_halves_of_one_subregister_both_live() {
         let p = vprog(16, HALVES, &[(3, 2), (5, 2), (7, 2)]);
         let q = check_preserves(&p, run, 16, &|k| k as u64);
-        assert_eq!(q.text(), canon(HALVES));
+        assert_eq!(q.text_compact(), canon(HALVES));
     }
 
     #[test]
@@ -282,7 +285,7 @@ mod tests {
             BugSet::NONE.with(Bug::DceFlagHalves)
         ));
         assert_eq!(
-            q.text(),
+            q.text_compact(),
             canon("shl(16) g3<1>UD g1<8,8,1>UD 0x00000003UD\nsend(16) g5 g3 ld.b32 { align1 1H };\ncmp.l.f0.0(8) null<1>D g6<8,8,1>D 3D { align1 2Q };\n(+f0.0) sel(16) g7<1>D g5<8,8,1>D 0D\nsend(16) null g3 g7 st.b32 { align1 1H EOT };")
         );
         let input = |k: u32| k as u64;
@@ -299,13 +302,13 @@ mod tests {
         let text = format!("{HEAD}{PRED_AFTER_UNPRED}");
         let p = vprog(8, &text, &[(2, 1), (3, 1), (4, 1)]);
         let q = check_preserves(&p, run, 8, &|k| k as u64);
-        assert_eq!(q.text(), canon(&text));
+        assert_eq!(q.text_compact(), canon(&text));
         // The injected bug cannot bite here: the predicate and the cmod share
         // one flag field, so the predicated CMP reads (as its predicate) every
         // flag byte it writes and the kill is undone by its own read.
         let mut r = p.clone();
         apply_with_bugs(&mut r, run, BugSet::NONE.with(Bug::DcePredicatedKill));
-        assert_eq!(r.text(), canon(&text));
+        assert_eq!(r.text_compact(), canon(&text));
     }
 
     #[test]
@@ -317,7 +320,7 @@ mod tests {
         let p = vprog(8, &text, &[(2, 1), (3, 1), (4, 1)]);
         let input = |k: u32| k as u64 + 1;
         let q = check_preserves(&p, run, 8, &input);
-        assert_eq!(q.text(), canon(&text));
+        assert_eq!(q.text_compact(), canon(&text));
         let mut r = p.clone();
         assert!(apply_with_bugs(
             &mut r,
@@ -325,7 +328,7 @@ mod tests {
             BugSet::NONE.with(Bug::DcePredicatedKill)
         ));
         assert_eq!(
-            r.text(),
+            r.text_compact(),
             canon(&format!("{HEAD}cmp.z.f1.0(8) null<1>D g3<8,8,1>D 0D\n(+f1.0) mov(1) f0.0<1>UW 0x0000UW {{ align1 WE_all 1N }};\n(+f0.0) sel(8) g4<1>D g3<8,8,1>D 0D\nsend(8) null g2 g4 st.b32 {{ align1 1Q EOT }};"))
         );
         assert!((0..4).any(|seed| outputs(&p, 8, &input, seed) != outputs(&r, 8, &input, seed)));
@@ -342,7 +345,7 @@ mod tests {
         let p = vprog(8, &text, &[(2, 1), (3, 1), (4, 1)]);
         let input = |k: u32| k as u64 + 5;
         let q = check_preserves(&p, run, 8, &input);
-        assert_eq!(q.text(), canon(&text));
+        assert_eq!(q.text_compact(), canon(&text));
         let mut r = p.clone();
         assert!(apply_with_bugs(
             &mut r,
@@ -350,7 +353,7 @@ mod tests {
             BugSet::NONE.with(Bug::DcePredicatedKill)
         ));
         assert_eq!(
-            r.text(),
+            r.text_compact(),
             canon(&text.replace("mov(1) f0.1<1>UW 0x0000UW { align1 WE_all 1N };\n", ""))
         );
         assert!((0..4).any(|seed| outputs(&p, 8, &input, seed) != outputs(&r, 8, &input, seed)));

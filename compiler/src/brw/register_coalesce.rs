@@ -491,7 +491,7 @@ mod tests {
     fn golden_vg(vgrfs: &[(u32, u32)], body: &str, want: &str) {
         let p = vprog(8, &format!("{HEAD}{body}{TAIL}"), vgrfs);
         let q = check_preserves(&p, run, 12, &|k| VALS[k as usize % VALS.len()]);
-        assert_eq!(q.text(), canon(&format!("{HEAD}{want}{TAIL}")));
+        assert_eq!(q.text_compact(), canon(&format!("{HEAD}{want}{TAIL}")));
     }
 
     fn golden(body: &str, want: &str) {
@@ -623,7 +623,7 @@ mod tests {
             &vg,
         );
         let q = check_preserves(&p, run, 8, &|k| VALS[k as usize % VALS.len()]);
-        assert_eq!(q.text(), p.text());
+        assert_eq!(q.text_compact(), p.text_compact());
     }
 
     const IF: &str = "cmp.g.f0.0(8) null<1>F g3<8,8,1>F 0.5F\n(+f0.0) if(8) JIP: L1 UIP: L1\n";
@@ -669,7 +669,7 @@ mod tests {
         let p = vprog(16, &format!("{head}{body}{tail}"), &vg);
         let q = check_preserves(&p, run, 16, &|k| VALS[k as usize % VALS.len()]);
         assert_eq!(
-            q.text(),
+            q.text_compact(),
             canon(&format!("{head}add(16) g9<1>F g5<8,8,1>F 1.0F\n{tail}"))
         );
     }
@@ -683,7 +683,7 @@ mod tests {
         assert!(run(&mut p, &c));
         p.compact().unwrap();
         assert_eq!(
-            p.text(),
+            p.text_compact(),
             canon(&format!("{HEAD}add(8) g6<1>F g3<8,8,1>F g5<8,8,1>F\n(+f0.0) sel(8) g6<1>F g6<8,8,1>F 2.0F\n{TAIL}"))
         );
     }

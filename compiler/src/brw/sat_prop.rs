@@ -380,7 +380,7 @@ mod tests {
     fn golden(body: &str, want: &str) {
         let p = vprog(8, &format!("{HEAD}{body}{TAIL}"), &vg());
         let q = check_preserves(&p, run, 12, &|k| VALS[k as usize % VALS.len()]);
-        assert_eq!(q.text(), canon(&format!("{HEAD}{want}{TAIL}")));
+        assert_eq!(q.text_compact(), canon(&format!("{HEAD}{want}{TAIL}")));
     }
 
     fn unchanged(body: &str) {
@@ -605,7 +605,7 @@ mod tests {
         c.bugs = crate::bugs::BugSet::NONE.with(Bug::SatPropTypeChange);
         assert!(run(&mut p, &c));
         assert_eq!(
-            p.text(),
+            p.text_compact(),
             canon(&format!("{HEAD}{COND}(+f0.0) sel.sat(8) g4<1>UD g3<8,8,1>UD g5<8,8,1>UD\nmov(8) g6<1>F g4<8,8,1>F\n{TAIL}"))
         );
     }

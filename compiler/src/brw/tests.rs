@@ -113,7 +113,7 @@ L4:
 (+f0.0) while(8) JIP: L0
 add(8) g13<1>D g5<8,8,1>D g6<8,8,1>D
 send(8) null g2 g13 st.b32 { align1 1Q EOT };";
-    assert_eq!(p.text(), canon(want));
+    assert_eq!(p.text_compact(), canon(want));
     let prog = crate::regalloc::allocate(&p, crate::bugs::BugSet::NONE).unwrap();
     eu::validate(&prog, &eu::MachineConfig::GFX11).unwrap();
     let d = eu::Dispatch {

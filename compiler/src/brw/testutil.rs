@@ -25,7 +25,7 @@ pub fn vprog(simd: u32, text: &str, vgrfs: &[(u32, u32)]) -> VProgram {
 pub fn canon(text: &str) -> String {
     let mut p = eu::parse_program(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
     eu::resolve_control_flow(&mut p.insts).unwrap();
-    eu::print_program(&p)
+    eu::print_program_compact(&p)
 }
 
 /// A pass context for tests.

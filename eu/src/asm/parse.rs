@@ -11,6 +11,12 @@ use crate::isa::{
 };
 use crate::types::{RegType, ALL_TYPES};
 
+/// Where `vgrfN+k` lands in a parsed program: above the 128 physical GRFs,
+/// `VGRF_SPAN` registers per virtual register.
+pub const VGRF_BASE: u32 = 128;
+/// GRFs reserved per virtual register when parsing `vgrfN+k`.
+pub const VGRF_SPAN: u32 = 16;
+
 /// A parse error with its position (1-based line and column).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseError {
@@ -66,6 +72,18 @@ pub fn parse_instruction(line: &str) -> Result<Instruction, ParseError> {
     }
 }
 
+/// The first line of a send in the disassembler's form: its operands and
+/// descriptor, which the second line's SFID turns into a message.
+struct PendingSend {
+    dst: Option<u32>,
+    src0: u32,
+    src1: Option<u32>,
+    desc: u32,
+    /// Line and column of the descriptor, for errors.
+    line: usize,
+    col: usize,
+}
+
 struct LabelRef {
     inst: usize,
     is_uip: bool,
@@ -78,7 +96,8 @@ fn parse_impl(text: &str) -> PResult<Program> {
     let mut insts = Vec::new();
     let mut labels: BTreeMap<String, (u32, usize, usize)> = BTreeMap::new();
     let mut refs: Vec<LabelRef> = Vec::new();
-    for (ln, line) in text.lines().enumerate() {
+    let mut lines = text.lines().enumerate();
+    while let Some((ln, line)) = lines.next() {
         let mut c = Cur::new(line, ln + 1);
         c.skip_ws()?;
         if c.at_end() {
@@ -93,7 +112,17 @@ fn parse_impl(text: &str) -> PResult<Program> {
             continue;
         }
         let idx = insts.len();
-        let inst = c.instruction(idx, &mut refs)?;
+        let (mut inst, pending) = c.instruction(idx, &mut refs)?;
+        if let Some(send) = pending {
+            // The disassembler's second line of a send.
+            let Some((ln2, line2)) = lines.next() else {
+                return Err(c.err(
+                    "expected the send's second line (`SFID MsgDesc: ...`), found end of file",
+                ));
+            };
+            let mut c2 = Cur::new(line2, ln2 + 1);
+            c2.send_details(&mut inst, send)?;
+        }
         insts.push(inst);
     }
     for r in refs {
@@ -192,7 +221,13 @@ impl Cur {
         Ok((Predicate { inverse, mode }, flag))
     }
 
-    fn instruction(&mut self, idx: usize, refs: &mut Vec<LabelRef>) -> PResult<Instruction> {
+    /// One instruction line; a send in the disassembler's form also
+    /// returns what its second line must complete.
+    fn instruction(
+        &mut self,
+        idx: usize,
+        refs: &mut Vec<LabelRef>,
+    ) -> PResult<(Instruction, Option<PendingSend>)> {
         let mut pred = None;
         let mut pred_flag = None;
         if self.eat('(') {
@@ -206,7 +241,8 @@ impl Cur {
         if name.is_empty() {
             return Err(self.found("expected an opcode"));
         }
-        let Some(op) = Opcode::from_name(&name) else {
+        let split = name == "sends";
+        let Some(op) = Opcode::from_name(if split { "send" } else { &name }) else {
             return Err(self.err_at(col, format!("unknown opcode '{name}'")));
         };
         let mut inst = Instruction::new(op, 1);
@@ -286,12 +322,18 @@ impl Cur {
                 return Err(self.err_at(options_col, "'nop' takes no instruction options"));
             }
             self.end_of_line()?;
-            return Ok(inst);
+            return Ok((inst, None));
         }
         self.expect('(', "'(' and an execution size")?;
         inst.exec_size = self.small("execution size")?;
         self.expect(')', "')' after the execution size")?;
         if op == Opcode::Send {
+            self.skip_ws()?;
+            if split || self.disasm_send_ahead() {
+                let pending = self.disasm_send_operands(split)?;
+                self.end_of_line()?;
+                return Ok((inst, Some(pending)));
+            }
             self.send_operands(&mut inst)?;
         } else if op.is_cf() {
             self.cf_operands(&mut inst, idx, refs)?;
@@ -308,7 +350,7 @@ impl Cur {
         }
         self.options(&mut inst)?;
         self.end_of_line()?;
-        Ok(inst)
+        Ok((inst, None))
     }
 
     fn options(&mut self, inst: &mut Instruction) -> PResult<()> {
@@ -401,6 +443,32 @@ impl Cur {
         Ok(())
     }
 
+    /// `gN`, or `vgrfN[+k]` (a listing before register allocation): the
+    /// k-th GRF of virtual register N, placed at `VGRF_BASE + N * VGRF_SPAN
+    /// + k` so that a virtual program runs as it is.
+    fn grf_name(&mut self, what: &str) -> PResult<u32> {
+        let col = self.pos + 1;
+        if self.eat_str("vgrf") {
+            let n = self.number("virtual register number")?;
+            let k = if self.eat('+') {
+                self.number("register offset")?
+            } else {
+                0
+            };
+            if k >= VGRF_SPAN || n >= (u32::MAX - VGRF_BASE) / VGRF_SPAN - 1 {
+                return Err(self.err_at(
+                    col,
+                    format!("vgrf{n}+{k} is out of range (offsets below {VGRF_SPAN})"),
+                ));
+            }
+            return Ok(VGRF_BASE + n * VGRF_SPAN + k);
+        }
+        if !self.eat('g') {
+            return Err(self.found(&format!("expected {what} GRF 'gN' or 'vgrfN'")));
+        }
+        self.number("register number")
+    }
+
     fn grf_nr(&mut self, what: &str) -> PResult<u32> {
         self.skip_ws()?;
         if !self.eat('g') {
@@ -470,6 +538,144 @@ impl Cur {
         Ok(())
     }
 
+    /// Whether the send's operands are in the disassembler's form
+    /// (`g7<1>UD g3<8,8,1>UD 0x...`), which has a region after the first
+    /// register, unlike the compact `g7 g3 ld.b32`.
+    fn disasm_send_ahead(&self) -> bool {
+        let rest: String = self.s[self.pos..].iter().collect();
+        let first = rest.split_whitespace().next().unwrap_or("");
+        first.contains('<') || first.ends_with("UD")
+    }
+
+    /// A GRF operand of a send: `gN`/`vgrfN[+k]` with `<1>UD` (destination),
+    /// `<8,8,1>UD` (payload), or `UD` alone (split sends); or `null`.
+    fn send_reg(&mut self, what: &str, region: &str) -> PResult<Option<u32>> {
+        self.skip_ws()?;
+        let col = self.pos + 1;
+        let nr = if self.peek() == Some('n') {
+            let w: String = self.s[self.pos..]
+                .iter()
+                .take_while(|c| c.is_ascii_alphabetic())
+                .collect();
+            if !w.starts_with("null") {
+                return Err(self.err_at(col, format!("expected {what}: a GRF or 'null'")));
+            }
+            self.pos += 4;
+            None
+        } else {
+            Some(self.grf_name(what)?)
+        };
+        if !self.eat_str(region) && !self.eat_str("UD") {
+            let shown = if region.is_empty() { "UD" } else { region };
+            return Err(self.found(&format!("expected '{shown}' after the {what}")));
+        }
+        if region == "<1>" || region == "<8,8,1>" {
+            // `<1>UD`, `<1>UW` (null), `<8,8,1>UD`: the type follows.
+            let t = self.type_suffix()?;
+            if !matches!(t, RegType::UD | RegType::UW) {
+                return Err(self.err_at(col, format!("a send's {what} is UD or UW, not {t}")));
+            }
+        }
+        Ok(nr)
+    }
+
+    fn eat_str(&mut self, t: &str) -> bool {
+        if t.is_empty() {
+            return false;
+        }
+        let chars: Vec<char> = t.chars().collect();
+        if self.s[self.pos..].starts_with(&chars) {
+            self.pos += chars.len();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn hex_word(&mut self, what: &str) -> PResult<u32> {
+        self.skip_ws()?;
+        let col = self.pos + 1;
+        if !self.eat_str("0x") {
+            return Err(self.found(&format!("expected the {what} (0x...)")));
+        }
+        let digits = self.ident();
+        u32::from_str_radix(&digits, 16)
+            .map_err(|_| self.err_at(col, format!("expected the {what} as 8 hex digits")))
+    }
+
+    /// `send(N) DST SRC0 DESC` or `sends(N) DST SRC0 SRC1 DESC EX_DESC`.
+    fn disasm_send_operands(&mut self, split: bool) -> PResult<PendingSend> {
+        let (dst, src0, src1) = if split {
+            let dst = self.send_reg("destination", "")?;
+            let src0 = self.send_reg("payload", "")?;
+            let src1 = self.send_reg("data payload", "")?;
+            (dst, src0, src1)
+        } else {
+            let dst = self.send_reg("destination", "<1>")?;
+            let src0 = self.send_reg("payload", "<8,8,1>")?;
+            (dst, src0, None)
+        };
+        let Some(src0) = src0 else {
+            return Err(self.err("a send's payload is a GRF"));
+        };
+        self.skip_ws()?;
+        let (line, col) = (self.line, self.pos + 1);
+        let desc = self.hex_word("message descriptor")?;
+        if split {
+            self.hex_word("extended message descriptor")?;
+        }
+        Ok(PendingSend {
+            dst,
+            src0,
+            src1,
+            desc,
+            line,
+            col,
+        })
+    }
+
+    /// The second line: `SFID MsgDesc: ... mlen M ... rlen R { options };`.
+    fn send_details(&mut self, inst: &mut Instruction, send: PendingSend) -> PResult<()> {
+        self.skip_ws()?;
+        let col = self.pos + 1;
+        let sfid: String = self.s[self.pos..]
+            .iter()
+            .take_while(|c| !c.is_whitespace())
+            .collect();
+        self.pos += sfid.chars().count();
+        self.skip_ws()?;
+        if !self.eat_str("MsgDesc:") {
+            return Err(self.found("expected 'MsgDesc:' after the SFID"));
+        }
+        // The decoding repeats the descriptor: skip it up to the options.
+        while self.peek().is_some_and(|c| c != '{') {
+            self.pos += 1;
+        }
+        let msg = super::send::decode(
+            &sfid,
+            send.desc,
+            inst.exec_size,
+            send.dst,
+            send.src0,
+            send.src1,
+        )
+        .map_err(|e| {
+            if e.starts_with("SFID") {
+                self.err_at(col, e)
+            } else {
+                ParseError {
+                    file: None,
+                    line: send.line,
+                    col: send.col,
+                    msg: e,
+                }
+            }
+        })?;
+        inst.msg = Some(msg);
+        self.options(inst)?;
+        self.end_of_line()
+    }
+
     fn type_suffix(&mut self) -> PResult<RegType> {
         let col = self.pos + 1;
         let t = self.ident();
@@ -486,9 +692,8 @@ impl Cur {
     fn reg(&mut self) -> PResult<(char, u32, u32)> {
         let col = self.pos + 1;
         match self.peek() {
-            Some('g') => {
-                self.pos += 1;
-                let nr = self.number("register number")?;
+            Some('g') | Some('v') => {
+                let nr = self.grf_name("a")?;
                 let sub = if self.eat('.') {
                     self.number("subregister")?
                 } else {
@@ -608,7 +813,11 @@ impl Cur {
                     continue;
                 };
                 let width = 2 * ty.size() as usize;
-                if digits.len() == width && digits.chars().all(|c| c.is_ascii_hexdigit()) {
+                // The disassembler prints F and VF immediates unpadded.
+                let unpadded = matches!(ty, RegType::F | RegType::VF);
+                let fits =
+                    digits.len() == width || (unpadded && (1..width).contains(&digits.len()));
+                if fits && digits.chars().all(|c| c.is_ascii_hexdigit()) {
                     let v = u64::from_str_radix(digits, 16)
                         .map_err(|_| self.err_at(col, "invalid hexadecimal immediate"))?;
                     return Ok(Src::imm(v, ty));

@@ -1,14 +1,32 @@
-//! Printer: Mesa-disassembler-style canonical text (single spaces).
+//! The printer: a program as Mesa's disassembler (`brw_disasm.c`,
+//! `brw_disassemble_inst`) prints Gfx11 code. Operands start at columns 16,
+//! 32, 48 and 64 (`pad()` always writes at least one space), branch targets
+//! are `JIP:  LABELn` at 16 and `UIP:  LABELn` at 38, float immediates carry
+//! their value in a comment padded to column 48, a `send` shows its
+//! descriptor and a second line decoding it (see `send.rs`), and every
+//! instruction ends with its options block padded to column 64
+//! (`{ align1 1H };`). Before register allocation, registers of virtual
+//! registers print as `vgrfN` (`vgrfN+k` for the k-th GRF of a larger one).
+//! The parser reads this and the compact form (`print_compact.rs`).
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use crate::isa::{DstKind, FlagReg, Instruction, Message, Opcode, PredMode, Program, Src, SrcKind};
+use super::send::describe;
+use crate::isa::{DstKind, Instruction, Opcode, PredMode, Program, Src, SrcKind};
 use crate::types::RegType;
 
-/// Print a whole program; branch targets become `LABELn:` lines
-/// (numbered in address order).
+/// How a GRF number is named: `g5`, or `vgrf3+1` before register allocation.
+pub type RegNames<'a> = &'a dyn Fn(u32) -> String;
+
+/// Prints a program with physical register names; branch targets become
+/// `LABELn:` lines (numbered in address order).
 pub fn print_program(p: &Program) -> String {
+    print_program_named(p, &|nr| format!("g{nr}"))
+}
+
+/// Prints a program naming GRFs with `names`.
+pub fn print_program_named(p: &Program, names: RegNames) -> String {
     let mut targets: Vec<u32> = Vec::new();
     for i in &p.insts {
         targets.extend(i.jip);
@@ -23,7 +41,7 @@ pub fn print_program(p: &Program) -> String {
         .enumerate()
         .map(|(k, t)| (t, k))
         .collect();
-    let name = |t: u32| match labels.get(&t) {
+    let label = |t: u32| match labels.get(&t) {
         Some(k) => format!("LABEL{k}"),
         None => format!("@{t}"),
     };
@@ -32,8 +50,7 @@ pub fn print_program(p: &Program) -> String {
         if let Some(k) = labels.get(&(idx as u32)) {
             let _ = writeln!(out, "LABEL{k}:");
         }
-        out.push_str(&format_inst(inst, &name));
-        out.push('\n');
+        out.push_str(&disassemble(inst, &label, names));
     }
     if let Some(k) = labels.get(&(p.insts.len() as u32)) {
         let _ = writeln!(out, "LABEL{k}:");
@@ -41,21 +58,141 @@ pub fn print_program(p: &Program) -> String {
     out
 }
 
-/// Print one instruction; branch targets are printed as `@index`.
-pub fn print_instruction(i: &Instruction) -> String {
-    format_inst(i, &|t| format!("@{t}"))
+/// A line being written, with the column `brw_disasm.c` counts (text it
+/// writes with `fprintf` rather than `string` does not move the column).
+struct Line {
+    s: String,
+    col: usize,
 }
 
-fn flag_name(f: FlagReg) -> String {
-    format!("f{}.{}", f.nr, f.sub)
+impl Line {
+    fn string(&mut self, t: &str) {
+        self.s.push_str(t);
+        self.col += t.len();
+    }
+    fn uncounted(&mut self, t: &str) {
+        self.s.push_str(t);
+    }
+    fn pad(&mut self, c: usize) {
+        loop {
+            self.string(" ");
+            if self.col >= c {
+                break;
+            }
+        }
+    }
+    fn newline(&mut self) {
+        self.s.push('\n');
+        self.col = 0;
+    }
 }
 
-fn format_inst(i: &Instruction, label: &dyn Fn(u32) -> String) -> String {
+/// One instruction, with its newline (a `send` takes two lines).
+fn disassemble(i: &Instruction, label: &dyn Fn(u32) -> String, names: RegNames) -> String {
+    let mut l = Line {
+        s: String::new(),
+        col: 0,
+    };
+    let send = i.op == Opcode::Send;
+    let msg = i.msg.as_ref().map(|m| describe(m, i.exec_size));
+    let split = msg.as_ref().is_some_and(|m| m.split);
+    l.string(&head(i, if split { "sends" } else { i.op.name() }));
+    if send {
+        send_operands(&mut l, i, msg.as_ref(), names);
+    } else if i.op.is_cf() {
+        if let Some(j) = i.jip {
+            l.pad(16);
+            l.string("JIP: ");
+            l.string(&format!(" {}", label(j)));
+        }
+        if let Some(u) = i.uip {
+            l.pad(38);
+            l.string("UIP: ");
+            l.string(&format!(" {}", label(u)));
+        }
+    } else if i.op != Opcode::Nop {
+        if i.op.has_dst() {
+            l.pad(16);
+            l.string(&dst_text(i, names));
+        }
+        for (k, src) in i.srcs.iter().enumerate() {
+            l.pad(32 + 16 * k);
+            src_text(&mut l, src, i.op.is_logic(), names);
+        }
+    }
+    l.pad(64);
+    if i.op != Opcode::Nop {
+        l.string("{ align1");
+        if i.we_all {
+            l.string(" WE_all");
+        }
+        if let Some(q) = qtr_name(i.exec_size, i.group) {
+            l.string(" ");
+            l.string(&q);
+        }
+        if i.eot {
+            l.string(" EOT");
+        }
+        l.string(" }");
+    }
+    l.string(";");
+    l.newline();
+    l.s
+}
+
+fn send_operands(
+    l: &mut Line,
+    i: &Instruction,
+    msg: Option<&super::send::SendText>,
+    names: RegNames,
+) {
+    use crate::isa::Message;
+    let (dst, src0, src1) = match i.msg {
+        Some(Message::Load { dst, addr, .. }) => (Some(dst), addr, None),
+        Some(Message::Store { addr, data, .. }) => (None, addr, Some(data)),
+        Some(Message::End { payload }) => (None, payload, None),
+        None => (None, 0, None),
+    };
+    let Some(m) = msg else { return };
+    l.pad(16);
+    if m.split {
+        // Split sends print fixed-UD registers without regions.
+        l.string(&dst.map_or("nullUD".to_string(), |d| format!("{}UD", names(d))));
+        l.pad(32);
+        l.string(&format!("{}UD", names(src0)));
+        l.pad(48);
+        l.string(&format!("{}UD", src1.map_or("null".to_string(), names)));
+        l.pad(64);
+        l.uncounted(&format!("0x{:08x}", m.desc));
+        l.pad(80);
+        l.uncounted(&format!("0x{:08x}", m.ex_desc.unwrap_or(0)));
+    } else {
+        l.string(&dst.map_or("null<1>UW".to_string(), |d| format!("{}<1>UD", names(d))));
+        l.pad(32);
+        l.string(&format!("{}<8,8,1>UD", names(src0)));
+        l.pad(48);
+        l.uncounted(&format!("0x{:08x}", m.desc));
+    }
+    l.newline();
+    l.pad(16);
+    l.uncounted("            ");
+    l.string(&m.details);
+}
+
+/// The predicate, opcode (spelled `name`), `.sat`, conditional modifier
+/// with its flag (none on SEL/CSEL and control flow, whose cmod writes no
+/// flag, unless a non-default flag must be kept), math function and
+/// execution size: `(+f0.0) cmp.l.f0.0(16)`. A `nop` is its name alone.
+pub(super) fn head(i: &Instruction, name: &str) -> String {
     let mut s = String::new();
     if let Some(p) = i.pred {
-        s.push('(');
-        s.push(if p.inverse { '-' } else { '+' });
-        s.push_str(&flag_name(i.flag));
+        let _ = write!(
+            s,
+            "({}f{}.{}",
+            if p.inverse { '-' } else { '+' },
+            i.flag.nr,
+            i.flag.sub
+        );
         match p.mode {
             PredMode::Normal => {}
             PredMode::Any(n) => {
@@ -67,87 +204,29 @@ fn format_inst(i: &Instruction, label: &dyn Fn(u32) -> String) -> String {
         }
         s.push_str(") ");
     }
-    s.push_str(i.op.name());
+    s.push_str(name);
     if i.op == Opcode::Nop {
         return s;
     }
-    if i.sat {
+    if i.sat && i.op != Opcode::Send {
         s.push_str(".sat");
     }
     if let Some(c) = i.cmod {
-        s.push('.');
-        s.push_str(c.name());
         let sel_like = matches!(i.op, Opcode::Sel | Opcode::Csel) || i.op.is_cf();
-        if !sel_like || (i.pred.is_none() && i.flag != FlagReg::default()) {
-            s.push('.');
-            s.push_str(&flag_name(i.flag));
+        let _ = write!(s, ".{}", c.name());
+        if !sel_like || (i.pred.is_none() && i.flag != Default::default()) {
+            let _ = write!(s, ".f{}.{}", i.flag.nr, i.flag.sub);
         }
     }
-    if i.op == Opcode::Math {
-        if let Some(m) = i.math {
-            s.push(' ');
-            s.push_str(m.name());
-        }
+    if let Some(m) = i.math.filter(|_| i.op == Opcode::Math) {
+        let _ = write!(s, " {}", m.name());
     }
     let _ = write!(s, "({})", i.exec_size);
-    if i.op == Opcode::Send {
-        match i.msg {
-            Some(Message::Load { size, dst, addr }) => {
-                let _ = write!(s, " g{dst} g{addr} ld.{}", size.name());
-            }
-            Some(Message::Store { size, addr, data }) => {
-                let _ = write!(s, " null g{addr} g{data} st.{}", size.name());
-            }
-            Some(Message::End { payload }) => {
-                let _ = write!(s, " null g{payload} end");
-            }
-            None => {}
-        }
-    } else if i.op.is_cf() {
-        if let Some(j) = i.jip {
-            let _ = write!(s, " JIP: {}", label(j));
-        }
-        if let Some(u) = i.uip {
-            let _ = write!(s, " UIP: {}", label(u));
-        }
-    } else {
-        if i.op.has_dst() {
-            s.push(' ');
-            s.push_str(&format_dst(i));
-        }
-        for src in &i.srcs {
-            s.push(' ');
-            s.push_str(&format_src(src, i.op.is_logic()));
-        }
-    }
-    let opts = format_options(i);
-    if !opts.is_empty() {
-        s.push_str(" { ");
-        s.push_str(&opts);
-        s.push_str(" };");
-    }
     s
 }
 
-fn format_options(i: &Instruction) -> String {
-    if !(i.we_all || i.group != 0 || i.eot) {
-        return String::new();
-    }
-    let mut parts: Vec<String> = vec!["align1".into()];
-    if i.we_all {
-        parts.push("WE_all".into());
-    }
-    if let Some(q) = qtr_name(i.exec_size, i.group) {
-        parts.push(q);
-    }
-    if i.eot {
-        parts.push("EOT".into());
-    }
-    parts.join(" ")
-}
-
 /// The quarter/nibble control name for an exec size and channel group.
-fn qtr_name(exec: u8, group: u8) -> Option<String> {
+pub(crate) fn qtr_name(exec: u8, group: u8) -> Option<String> {
     if exec == 16 && group.is_multiple_of(16) {
         Some(format!("{}H", group / 16 + 1))
     } else if (8..=16).contains(&exec) && group.is_multiple_of(8) {
@@ -159,73 +238,133 @@ fn qtr_name(exec: u8, group: u8) -> Option<String> {
     }
 }
 
-fn format_dst(i: &Instruction) -> String {
+fn reg_text(base: String, sub: u32) -> String {
+    if sub == 0 {
+        base
+    } else {
+        format!("{base}.{sub}")
+    }
+}
+
+fn dst_text(i: &Instruction, names: RegNames) -> String {
     let d = &i.dst;
     let reg = match d.kind {
         DstKind::Null => "null".to_string(),
-        DstKind::Grf { nr, sub } => reg_name('g', nr, sub),
-        DstKind::Flag { nr, sub } => format!("f{nr}.{sub}"),
+        DstKind::Grf { nr, sub } => reg_text(names(nr), sub),
+        DstKind::Flag { nr, sub } => reg_text(format!("f{nr}"), u32::from(sub)),
     };
     format!("{reg}<{}>{}", d.stride, d.ty.name())
 }
 
-fn reg_name(prefix: char, nr: u32, sub: u32) -> String {
-    if sub == 0 {
-        format!("{prefix}{nr}")
-    } else {
-        format!("{prefix}{nr}.{sub}")
-    }
-}
-
-/// Format a source operand (`logic`: print negate as `~`).
-pub(crate) fn format_src(src: &Src, logic: bool) -> String {
-    let mut s = String::new();
+fn src_text(l: &mut Line, src: &Src, logic: bool, names: RegNames) {
     if src.neg {
-        s.push(if logic { '~' } else { '-' });
+        l.string(if logic { "~" } else { "-" });
     }
     if src.abs {
-        s.push_str("(abs)");
+        l.string("(abs)");
     }
-    match src.kind {
-        SrcKind::Imm(bits) => {
-            s.push_str(&format_imm(bits, src.ty));
-            return s;
-        }
-        SrcKind::Null => s.push_str("null"),
-        SrcKind::Grf { nr, sub } => s.push_str(&reg_name('g', nr, sub)),
-        SrcKind::Flag { nr, sub } => {
-            let _ = write!(s, "f{nr}.{sub}");
-        }
-    }
+    let reg = match src.kind {
+        SrcKind::Imm(bits) => return imm_text(l, bits, src.ty),
+        SrcKind::Null => "null".to_string(),
+        SrcKind::Grf { nr, sub } => reg_text(names(nr), sub),
+        SrcKind::Flag { nr, sub } => reg_text(format!("f{nr}"), u32::from(sub)),
+    };
     let r = src.region;
-    let _ = write!(s, "<{},{},{}>{}", r.v, r.w, r.h, src.ty.name());
-    s
+    l.string(&format!("{reg}<{},{},{}>{}", r.v, r.w, r.h, src.ty.name()));
 }
 
-/// Format an immediate as Mesa does (hex for unsigned and float types).
-pub(crate) fn format_imm(bits: u64, ty: RegType) -> String {
+/// An immediate as `imm()` prints it: floats in hex with their value in a
+/// comment at column 48.
+fn imm_text(l: &mut Line, bits: u64, ty: RegType) {
     let b = bits & ty.mask();
     match ty {
-        RegType::B => format!("{}B", b as u8 as i8),
-        RegType::W => format!("{}W", b as u16 as i16),
-        RegType::D => format!("{}D", b as u32 as i32),
-        RegType::UB => format!("0x{b:02x}UB"),
-        RegType::UW => format!("0x{b:04x}UW"),
-        RegType::HF => format!("0x{b:04x}HF"),
-        RegType::UD | RegType::F | RegType::V | RegType::UV | RegType::VF => {
-            format!("0x{b:08x}{}", ty.name())
+        RegType::F => {
+            l.string(&format!("0x{b:x}F"));
+            l.pad(48);
+            l.string(&format!(
+                " /* {}F */",
+                c_g(f64::from(f32::from_bits(b as u32)))
+            ));
         }
-        RegType::UQ | RegType::Q | RegType::DF => format!("0x{b:016x}{}", ty.name()),
+        RegType::HF => {
+            l.string(&format!("0x{b:04x}HF"));
+            l.pad(48);
+            l.string(&format!("/* {}HF */", c_g(crate::fp::hf_to_f64(b as u16))));
+        }
+        RegType::DF => {
+            l.string(&format!("0x{b:016x}DF"));
+            l.pad(48);
+            l.string(&format!("/* {}DF */", c_g(f64::from_bits(b))));
+        }
+        RegType::VF => {
+            l.string(&format!("0x{b:x}VF"));
+            l.pad(48);
+            let v: Vec<String> = (0..4)
+                .map(|k| {
+                    format!(
+                        "{}F",
+                        c_g(f64::from(crate::fp::vf_to_f32((b >> (8 * k)) as u8)))
+                    )
+                })
+                .collect();
+            l.string(&format!("/* [{}]VF */", v.join(", ")));
+        }
+        _ => l.string(&super::print_compact::format_imm(bits, ty)),
+    }
+}
+
+/// C's `printf("%g", x)`: six significant digits, trailing zeros dropped,
+/// exponent form below 1e-4 and from 1e6; `inf`, `nan` with their sign.
+pub(crate) fn c_g(x: f64) -> String {
+    if x.is_nan() {
+        return if x.is_sign_negative() { "-nan" } else { "nan" }.into();
+    }
+    if x.is_infinite() {
+        return if x < 0.0 { "-inf" } else { "inf" }.into();
+    }
+    if x == 0.0 {
+        return if x.is_sign_negative() { "-0" } else { "0" }.into();
+    }
+    // The exponent after rounding to six significant digits.
+    let sci = format!("{x:.5e}");
+    let (mant, exp) = sci.split_once('e').expect("`{:e}` has an exponent");
+    let exp: i32 = exp.parse().expect("a decimal exponent");
+    if !(-4..6).contains(&exp) {
+        let mant = strip_zeros(mant);
+        let sign = if exp < 0 { '-' } else { '+' };
+        format!("{mant}e{sign}{:02}", exp.abs())
+    } else {
+        let decimals = (5 - exp).max(0) as usize;
+        strip_zeros(&format!("{x:.decimals$}")).to_string()
+    }
+}
+
+fn strip_zeros(s: &str) -> &str {
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        s
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::isa::{CondMod, Dst, Predicate, Region};
+    use crate::isa::{CondMod, Dst, Message, MsgSize, Predicate, Region};
+
+    fn one(i: &Instruction) -> String {
+        print_program(&Program {
+            insts: vec![i.clone()],
+        })
+    }
 
     #[test]
-    fn prints_mesa_forms() {
+    fn operands_sit_in_the_disassemblers_columns() {
+        // Columns worked by hand from brw_disassemble_inst: `cmp.l.f0.0(16)`
+        // is 14 wide, so pad(16) writes 2 spaces; the dst ends at column 23,
+        // pad(32) writes 9; src0 ends at 44, pad(48) writes 4; src1 ends at
+        // 60, pad(64) writes 4. In the sel, the immediate ends past 48, so
+        // pad(48) writes one space before ` /* 1F */`.
         let mut i = Instruction::alu(
             Opcode::Cmp,
             16,
@@ -237,40 +376,50 @@ mod tests {
         );
         i.cmod = Some(CondMod::L);
         assert_eq!(
-            print_instruction(&i),
-            "cmp.l.f0.0(16) g10<1>W g4<16,16,1>W g6<16,16,1>W"
+            one(&i),
+            "cmp.l.f0.0(16)  g10<1>W         g4<16,16,1>W    g6<16,16,1>W    { align1 1H };\n"
         );
         let mut s = Instruction::alu(
             Opcode::Sel,
-            16,
-            Dst::grf(12, 0, RegType::UD, 1),
+            8,
+            Dst::grf(12, 0, RegType::F, 1),
             &[
-                Src::grf(4, 0, RegType::UD, Region::new(8, 8, 1)),
-                Src::imm(0x3f80_0000, RegType::UD),
+                Src::grf(4, 0, RegType::F, Region::new(8, 8, 1)),
+                Src::imm(0x3f80_0000, RegType::F),
             ],
         );
         s.pred = Some(Predicate::NORMAL);
         assert_eq!(
-            print_instruction(&s),
-            "(+f0.0) sel(16) g12<1>UD g4<8,8,1>UD 0x3f800000UD"
+            one(&s),
+            "(+f0.0) sel(8)  g12<1>F         g4<8,8,1>F      0x3f800000F  /* 1F */ { align1 1Q };\n"
         );
-        let mut m = Instruction::alu(
-            Opcode::Mov,
-            8,
-            Dst::grf(5, 0, RegType::UD, 1),
-            &[Src::grf(0, 0, RegType::UD, Region::new(8, 8, 1))],
-        );
-        m.we_all = true;
+    }
+
+    #[test]
+    fn sends_show_the_descriptor_and_its_decoding() {
+        let mut i = Instruction::new(Opcode::Send, 16);
+        i.msg = Some(Message::Load {
+            size: MsgSize::B32,
+            dst: 7,
+            addr: 3,
+        });
         assert_eq!(
-            print_instruction(&m),
-            "mov(8) g5<1>UD g0<8,8,1>UD { align1 WE_all 1Q };"
+            one(&i),
+            "send(16)        g7<1>UD         g3<8,8,1>UD     0x04205e00\n                            hdc1 MsgDesc: (untyped surface read, Surface = 0, SIMD16, Mask = 0xe)  mlen 2 rlen 2 { align1 1H };\n"
         );
-        assert_eq!(format_imm(0xffff_fffb, RegType::D), "-5D");
-        assert_eq!(format_imm(0x8000, RegType::W), "-32768W");
-        assert_eq!(format_imm(1, RegType::DF), "0x0000000000000001DF");
-        assert_eq!(qtr_name(8, 8).as_deref(), Some("2Q"));
-        assert_eq!(qtr_name(16, 16).as_deref(), Some("2H"));
-        assert_eq!(qtr_name(4, 12).as_deref(), Some("4N"));
-        assert_eq!(qtr_name(32, 0), None);
+    }
+
+    #[test]
+    fn g_formats_as_c_does() {
+        assert_eq!(c_g(1.0), "1");
+        assert_eq!(c_g(0.5), "0.5");
+        assert_eq!(c_g(-2.25), "-2.25");
+        assert_eq!(c_g(1e6), "1e+06");
+        assert_eq!(c_g(123456.0), "123456");
+        assert_eq!(c_g(0.0001), "0.0001");
+        assert_eq!(c_g(0.00001), "1e-05");
+        assert_eq!(c_g(1.0 / 3.0), "0.333333");
+        assert_eq!(c_g(65504.0), "65504");
+        assert_eq!(c_g(f64::NEG_INFINITY), "-inf");
     }
 }
