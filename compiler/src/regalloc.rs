@@ -158,6 +158,16 @@ fn scan(
     Some(base)
 }
 
+/// The register pressure of a program on virtual registers: the most GRFs
+/// live at one instruction (the live intervals register allocation uses),
+/// plus the thread payload, which is always reserved.
+pub fn register_pressure(p: &VProgram) -> u32 {
+    match Liveness::compute(p) {
+        Some(live) => p.payload_grfs + pressure(p, &intervals(p, &live, BugSet::NONE)).0,
+        None => p.payload_grfs,
+    }
+}
+
 /// The most registers live at one instruction, and where.
 fn pressure(p: &VProgram, iv: &[Option<(usize, usize)>]) -> (u32, usize) {
     let n = p.insts.len();
@@ -390,6 +400,16 @@ mod tests {
         st.eot = true;
         p.insts.push(st);
         p
+    }
+
+    #[test]
+    fn register_pressure_is_the_peak_of_live_grfs_plus_the_payload() {
+        // The doc of pressure_program: count + 2 GRFs at the peak (all v_k,
+        // the address, and x while the last v_k is written), plus the
+        // two-GRF SIMD8 payload without uniforms (g0, g1).
+        assert_eq!(pressure_program(10).payload_grfs, 2);
+        assert_eq!(register_pressure(&pressure_program(10)), 14);
+        assert_eq!(register_pressure(&pressure_program(3)), 7);
     }
 
     #[test]

@@ -9,6 +9,7 @@
 //!   binary and by tests;
 //! * [`durable`]: atomic, fsync'd writes of every state file and finding;
 //! * [`configs`]: pass subsets drawn from a number;
+//! * [`shaderdb`]: shader-db logs and `report.py`'s comparison;
 //! * [`is_finding`]: which verdicts are findings.
 
 pub mod campaign;
@@ -16,6 +17,7 @@ pub mod configs;
 pub mod durable;
 pub mod fuzz_targets;
 pub mod report;
+pub mod shaderdb;
 pub mod target;
 
 use oracle::Verdict;

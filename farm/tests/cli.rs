@@ -308,3 +308,94 @@ fn asm_reads_the_listings_compile_prints_before_and_after_allocation() {
         ["2", "0x00000006"]
     );
 }
+
+#[test]
+fn stats_writes_shader_db_logs_and_reports_on_them() {
+    let out = std::env::temp_dir().join(format!("farm-cli-{}-sdb", std::process::id()));
+    let o = farm(&[
+        "stats",
+        "corpus",
+        "--vs",
+        "bool32",
+        "bool16",
+        "--log",
+        out.to_str().unwrap(),
+        "-s",
+        "-m",
+        "instructions,registers",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let summary = stdout(&o);
+    assert!(
+        summary.starts_with("total instructions in shared programs: "),
+        "{summary}"
+    );
+    // The logs hold a line per compiled shader at both widths and read back
+    // to the same report (the time line aside).
+    let a = std::fs::read_to_string(out.join("a.log")).unwrap();
+    let files = std::fs::read_dir("../corpus")
+        .unwrap()
+        .chain(std::fs::read_dir("../corpus/bugs").unwrap())
+        .chain(std::fs::read_dir("../corpus/regressions").unwrap())
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "sir")
+        })
+        .count();
+    let shaders = a.lines().filter(|l| l.contains(" - CS SIMD")).count();
+    assert!(
+        shaders <= 2 * files && shaders >= files,
+        "{shaders} of {files}"
+    );
+    assert!(a.lines().last().unwrap().starts_with("Thread 0 took "));
+    let o = farm(&[
+        "stats",
+        "--logs",
+        out.join("a.log").to_str().unwrap(),
+        out.join("b.log").to_str().unwrap(),
+        "-s",
+        "-m",
+        "instructions,registers",
+    ]);
+    let again = stdout(&o);
+    let body = |t: &str| {
+        t.lines()
+            .filter(|l| !l.starts_with("Total CPU"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(body(&again), body(&summary));
+    // A measurement the logs lack, and an unwritable --log, are clear errors.
+    let o = farm(&[
+        "stats",
+        "--logs",
+        out.join("a.log").to_str().unwrap(),
+        out.join("b.log").to_str().unwrap(),
+        "-m",
+        "threads",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("measurement `threads` is missing for corpus/"),
+        "{}",
+        stderr(&o)
+    );
+    let o = farm(&[
+        "stats",
+        "corpus",
+        "--vs",
+        "bool32",
+        "bool16",
+        "--log",
+        "/proc/none",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--log: cannot create /proc/none"),
+        "{}",
+        stderr(&o)
+    );
+}

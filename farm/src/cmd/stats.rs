@@ -1,26 +1,49 @@
-//! `farm stats DIR --vs A B`: compile every .sir under DIR with two configs
-//! and compare static instruction counts the way shader-db's report.py does:
-//! totals over programs compiled by both, totals over affected programs,
-//! helped and HURT counts, LOST/GAINED programs, at SIMD8 and SIMD16.
-//! Programs whose loop count changed are left out, as report.py does.
+//! `farm stats`: shader-db for the model. `farm stats DIR --vs A B` compiles
+//! every .sir under DIR with two configs at SIMD8 and SIMD16 and prints the
+//! comparison exactly as shader-db's `report.py` prints it for the two runs
+//! (see [`farm::shaderdb`]); `--log OUT` also writes the two runs as
+//! shader-db logs (`OUT/a.log`, `OUT/b.log`) that `report.py` reads.
+//! `farm stats --logs BEFORE AFTER` reports on any two shader-db logs.
 
 use crate::output::emit;
 use anyhow::{bail, Context, Result};
 use compiler::{PassSet, Strategy};
-use serde::Serialize;
+use farm::shaderdb::{self, ReportOptions, Results, ShaderStats};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Instant;
 
 /// Options of `farm stats`.
 #[derive(clap::Args)]
 pub struct Args {
     /// A directory of .sir files (searched recursively).
-    dir: PathBuf,
+    #[arg(required_unless_present = "logs", conflicts_with = "logs")]
+    dir: Option<PathBuf>,
     /// Two configs, `STRATEGY[:PASSES]` (e.g. `bool32 bool16`, `flag:all,-cse`).
-    #[arg(long, num_args = 2, value_names = ["CONFIG_A", "CONFIG_B"], required = true)]
+    #[arg(long, num_args = 2, value_names = ["CONFIG_A", "CONFIG_B"], required_unless_present = "logs")]
     vs: Vec<String>,
-    /// Print JSON.
+    /// Also write the two runs as shader-db logs: OUT/a.log and OUT/b.log.
+    #[arg(long, value_name = "OUT", conflicts_with = "logs")]
+    log: Option<PathBuf>,
+    /// Compare two shader-db logs instead (ours, or Mesa's shader-db `run` output).
+    #[arg(long, num_args = 2, value_names = ["BEFORE", "AFTER"])]
+    logs: Vec<PathBuf>,
+    /// Comma-separated measurements to report (report.py's `-m`).
+    #[arg(
+        long,
+        short = 'm',
+        value_delimiter = ',',
+        default_value = "instructions,cycles,loops,spills,fills"
+    )]
+    measurements: Vec<String>,
+    /// No per-shader helped/HURT lines (report.py's `-s`).
+    #[arg(long, short = 's')]
+    summary_only: bool,
+    /// Only measurements that changed (report.py's `-c`).
+    #[arg(long, short = 'c')]
+    changes_only: bool,
+    /// Print the comparison as JSON.
     #[arg(long)]
     json: bool,
 }
@@ -49,195 +72,104 @@ fn sir_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
     Ok(())
 }
 
-/// One program's numbers under one config: (instructions, loops), or None if it did not compile.
-type Count = Option<(u32, u32)>;
-
-/// The comparison at one SIMD width.
-#[derive(Serialize, Debug, PartialEq, Eq)]
-pub struct Report {
-    /// SIMD width.
-    pub simd: u32,
-    /// Programs compiled by both configs (and not left out).
-    pub shared: u32,
-    /// Total instructions of the shared programs, before and after.
-    pub total: (u64, u64),
-    /// Total instructions of the programs whose count changed.
-    pub affected: (u64, u64),
-    /// Programs with fewer instructions.
-    pub helped: u32,
-    /// Programs with more instructions.
-    pub hurt: u32,
-    /// Programs compiled only by A.
-    pub lost: u32,
-    /// Programs compiled only by B.
-    pub gained: u32,
-    /// Programs left out because their loop count changed.
-    pub loops_changed: u32,
-}
-
-/// Builds a report from per-program counts under A and B.
-pub fn report(simd: u32, counts: &[(Count, Count)]) -> Report {
-    let mut r = Report {
-        simd,
-        shared: 0,
-        total: (0, 0),
-        affected: (0, 0),
-        helped: 0,
-        hurt: 0,
-        lost: 0,
-        gained: 0,
-        loops_changed: 0,
-    };
-    for &(a, b) in counts {
-        match (a, b) {
-            (Some(_), None) => r.lost += 1,
-            (None, Some(_)) => r.gained += 1,
-            (None, None) => {}
-            (Some((ia, la)), Some((ib, lb))) => {
-                if la != lb {
-                    r.loops_changed += 1;
-                    continue;
+/// The shader-db log of compiling `programs` with one config at SIMD8 and
+/// SIMD16: a line per shader that compiled, then the time.
+fn run_log(programs: &[(String, ir::Program)], config: &(Strategy, PassSet), name: &str) -> String {
+    let mut log = format!("# farm stats: {name}\n");
+    let start = Instant::now();
+    let (mut compiled, mut failed) = (0, 0);
+    for simd in [8, 16] {
+        for (app, p) in programs {
+            let c = oracle::Config::new(config.0, simd, config.1.clone());
+            match oracle::Session::run(p, &c, oracle::Capture::Stages).result {
+                Ok(c) => {
+                    compiled += 1;
+                    let s = ShaderStats {
+                        instructions: c.stats.instructions.into(),
+                        loops: c.stats.loops.into(),
+                        cycles: c.stats.cycles.into(),
+                        spills: 0,
+                        fills: 0,
+                        sends: c.stats.sends.into(),
+                        registers: compiler::regalloc::register_pressure(&c.virt).into(),
+                    };
+                    log.push_str(&shaderdb::log_line(app, &format!("CS SIMD{simd}"), &s));
+                    log.push('\n');
                 }
-                r.shared += 1;
-                r.total.0 += ia as u64;
-                r.total.1 += ib as u64;
-                if ia != ib {
-                    r.affected.0 += ia as u64;
-                    r.affected.1 += ib as u64;
-                    if ib < ia {
-                        r.helped += 1;
-                    } else {
-                        r.hurt += 1;
-                    }
-                }
+                Err(_) => failed += 1,
             }
         }
     }
-    r
+    let secs = start.elapsed().as_secs_f64();
+    let _ = writeln!(log, "{}", shaderdb::time_line(secs, compiled, failed));
+    log
 }
 
-/// `A -> B (x.xx%)` as report.py prints it.
-pub fn change(a: u64, b: u64) -> String {
-    if a == 0 {
-        return format!("{a} -> {b}");
-    }
-    let pct = (b as f64 - a as f64) * 100.0 / a as f64;
-    let p = if pct != 0.0 && pct.abs() < 0.01 {
-        if pct < 0.0 {
-            "-<.01%".to_string()
-        } else {
-            "+<.01%".to_string()
-        }
-    } else {
-        format!("{pct:+.2}%")
-    };
-    format!("{a} -> {b} ({p})")
-}
-
-/// The text form of a report.
-pub fn render(r: &Report, a: &str, b: &str) -> String {
-    let mut s = String::new();
-    let _ = writeln!(s, "SIMD{}: {a} -> {b}", r.simd);
-    let _ = writeln!(
-        s,
-        "total instructions in shared programs: {}",
-        change(r.total.0, r.total.1)
-    );
-    let _ = writeln!(
-        s,
-        "instructions in affected programs: {}",
-        change(r.affected.0, r.affected.1)
-    );
-    let _ = writeln!(s, "helped: {}", r.helped);
-    let _ = writeln!(s, "HURT: {}", r.hurt);
-    if r.lost + r.gained > 0 {
-        let _ = writeln!(s, "LOST: {}", r.lost);
-        let _ = writeln!(s, "GAINED: {}", r.gained);
-    }
-    if r.loops_changed > 0 {
-        let _ = writeln!(
-            s,
-            "(left out: {} programs whose loop count changed)",
-            r.loops_changed
-        );
-    }
-    s
+fn read_log(path: &Path) -> Result<Results> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("--logs: cannot read {}", path.display()))?;
+    Ok(shaderdb::parse_log(&text))
 }
 
 /// Runs the command.
 pub fn run(a: Args) -> Result<ExitCode> {
-    let (ca, cb) = (parse_config(&a.vs[0])?, parse_config(&a.vs[1])?);
-    let mut files = Vec::new();
-    sir_files(&a.dir, &mut files)?;
-    files.sort();
-    if files.is_empty() {
-        bail!("no .sir files under {}", a.dir.display());
-    }
-    let programs: Vec<ir::Program> = files
-        .iter()
-        .map(|f| crate::inputs::read_case(f).map(|c| c.program))
-        .collect::<Result<_>>()?;
-    let count = |p: &ir::Program, (s, passes): &(Strategy, PassSet), simd: u32| -> Count {
-        let config = oracle::Config::new(*s, simd, passes.clone());
-        oracle::Session::run(p, &config, oracle::Capture::Stages)
-            .result
-            .ok()
-            .map(|c| (c.stats.instructions, c.stats.loops))
+    let opts = ReportOptions {
+        measurements: a.measurements.clone(),
+        summary_only: a.summary_only,
+        changes_only: a.changes_only,
     };
-    let mut reports = Vec::new();
-    for simd in [8, 16] {
-        let counts: Vec<(Count, Count)> = programs
+    let (before, after, programs) = if a.logs.len() == 2 {
+        (read_log(&a.logs[0])?, read_log(&a.logs[1])?, None)
+    } else {
+        let Some(dir) = &a.dir else {
+            bail!("give a directory and --vs A B, or --logs BEFORE AFTER");
+        };
+        let (ca, cb) = (parse_config(&a.vs[0])?, parse_config(&a.vs[1])?);
+        let mut files = Vec::new();
+        sir_files(dir, &mut files)?;
+        files.sort();
+        if files.is_empty() {
+            bail!("no .sir files under {}", dir.display());
+        }
+        let programs: Vec<(String, ir::Program)> = files
             .iter()
-            .map(|p| (count(p, &ca, simd), count(p, &cb, simd)))
-            .collect();
-        reports.push(report(simd, &counts));
-    }
+            .map(|f| {
+                let c = crate::inputs::read_case(f)?;
+                Ok((f.display().to_string(), c.program))
+            })
+            .collect::<Result<_>>()?;
+        if let Some(out) = &a.log {
+            std::fs::create_dir_all(out)
+                .with_context(|| format!("--log: cannot create {}", out.display()))?;
+        }
+        let log_a = run_log(&programs, &ca, &a.vs[0]);
+        let log_b = run_log(&programs, &cb, &a.vs[1]);
+        if let Some(out) = &a.log {
+            for (name, text) in [("a.log", &log_a), ("b.log", &log_b)] {
+                let path = out.join(name);
+                farm::durable::write_atomic(&path, text.as_bytes())
+                    .with_context(|| format!("--log: cannot write {}", path.display()))?;
+            }
+        }
+        (
+            shaderdb::parse_log(&log_a),
+            shaderdb::parse_log(&log_b),
+            Some(programs.len()),
+        )
+    };
     if a.json {
-        let doc = serde_json::json!({ "a": a.vs[0], "b": a.vs[1], "programs": programs.len(), "reports": reports });
+        let c = shaderdb::compare(&before, &after, &opts.measurements)
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        let doc = serde_json::json!({
+            "a": a.vs.first().cloned().or_else(|| a.logs.first().map(|p| p.display().to_string())),
+            "b": a.vs.get(1).cloned().or_else(|| a.logs.get(1).map(|p| p.display().to_string())),
+            "programs": programs,
+            "comparison": c,
+        });
         emit(&(serde_json::to_string_pretty(&doc)? + "\n"))?;
     } else {
-        let mut out = String::new();
-        for r in &reports {
-            out.push_str(&render(r, &a.vs[0], &a.vs[1]));
-            out.push('\n');
-        }
-        emit(&out)?;
+        let text = shaderdb::report(&before, &after, &opts).map_err(|e| anyhow::anyhow!("{e}"))?;
+        emit(&text)?;
     }
     Ok(ExitCode::SUCCESS)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn report_counts_like_shader_db() {
-        // Three programs: one helped (10 -> 8), one unchanged (5), one HURT
-        // (7 -> 9); one lost; one whose loop count changed is left out.
-        let counts = [
-            (Some((10, 0)), Some((8, 0))),
-            (Some((5, 1)), Some((5, 1))),
-            (Some((7, 0)), Some((9, 0))),
-            (Some((4, 0)), None),
-            (Some((6, 1)), Some((3, 2))),
-        ];
-        let r = report(8, &counts);
-        assert_eq!(
-            r,
-            Report {
-                simd: 8,
-                shared: 3,
-                total: (22, 22),
-                affected: (17, 17),
-                helped: 1,
-                hurt: 1,
-                lost: 1,
-                gained: 0,
-                loops_changed: 1
-            }
-        );
-        assert_eq!(change(22, 22), "22 -> 22 (+0.00%)");
-        assert_eq!(change(6240413, 6235841), "6240413 -> 6235841 (-0.07%)");
-        assert_eq!(change(100000, 99999), "100000 -> 99999 (-<.01%)");
-    }
 }
