@@ -3,8 +3,8 @@
 //! GLSL type names of slots, and C's `%f`.
 //!
 //! The reference is `src/compiler/nir/nir_print.c`, `nir_opcodes.py` and
-//! `nir_intrinsics.py` of Mesa's main branch (read at mirror commit
-//! 2409c9c7, 2025). `docs/nir-text.md` shows side-by-side examples.
+//! `nir_intrinsics.py` of Mesa's main branch (read at the `mirror/mesa`
+//! snapshot of commit 2409c9c7). `docs/nir-text.md` shows side-by-side examples.
 
 use crate::op::{flags, Op, OpClass, Sig, ValueKind};
 use crate::types::SlotType;

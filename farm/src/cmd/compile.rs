@@ -136,16 +136,23 @@ pub fn run(a: Args) -> Result<ExitCode> {
                 out.push_str(&eu::print_program(&c.program));
             }
             let s = &c.stats;
+            // The shader-db line brw would log (see `farm stats`).
+            let stats = farm::shaderdb::ShaderStats {
+                instructions: s.instructions.into(),
+                loops: s.loops.into(),
+                cycles: s.cycles.into(),
+                spills: 0,
+                fills: 0,
+                sends: s.sends.into(),
+                registers: compiler::regalloc::register_pressure(&c.virt).into(),
+            };
+            let stage = format!("CS SIMD{}", config.simd);
             let _ = writeln!(
                 out,
-                "// {} SIMD{} shader: {} inst, {} loops, {} sends; compiled in {:.3} ms",
-                case.program.name,
-                config.simd,
-                s.instructions,
-                s.loops,
-                s.sends,
-                elapsed.as_secs_f64() * 1e3
+                "// {}",
+                farm::shaderdb::log_line(&a.file.display().to_string(), &stage, &stats)
             );
+            let _ = writeln!(out, "// compiled in {:.3} ms", elapsed.as_secs_f64() * 1e3);
             let per: Vec<String> = s
                 .per_opcode
                 .iter()
