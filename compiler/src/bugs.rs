@@ -95,6 +95,8 @@ bug_table! {
         "speculates a vote, ballot, elect or read_first_invocation out of an if arm, so it runs with the lanes of the other arm active too";
     DceLoopPhiBackEdge = "dce-loop-phi-back-edge", "ir:dce", "nir_opt_dce's loop handling (liveness must flow along loop back edges into phi sources)",
         "lets liveness flow from a live loop-header phi only into its sources from outside the loop, so a value used only around the back edge is removed (IR that no longer validates)";
+    RegallocCompressedHazard = "regalloc-compressed-hazard", "regalloc", "brw fs_inst::has_source_and_destination_hazard and the interference brw_fs_reg_allocate.cpp adds for it (live intervals alone let a destination reuse a source that dies at the instruction)",
+        "lets a compressed (SIMD16, or SIMD8 64-bit) instruction's destination take the register of a scalar or word source that dies there, so its first pass overwrites what its second pass reads";
     GcmHoistsCrossInvocation = "gcm-hoists-cross-invocation", "ir:gcm", "nir_opt_gcm pinning: instructions that are not CAN_REORDER (subgroup intrinsics) stay in their block",
         "hoists a loop-invariant subgroup op out of its loop, so it runs with the lanes active before the loop instead of those of each iteration";
 }

@@ -116,11 +116,75 @@ pub fn intervals(p: &VProgram, live: &Liveness, bugs: BugSet) -> Vec<Option<(usi
     iv
 }
 
+/// Whether brw's `has_source_and_destination_hazard` would ask for its
+/// destination to interfere with its sources: a compressed ALU instruction
+/// (more channels than it executes at once).
+fn has_hazard_shape(i: &eu::Instruction) -> bool {
+    i.op != eu::Opcode::Send && !i.op.is_cf() && i.exec_size > i.pass_width()
+}
+
+/// A source a later pass of a compressed instruction may read from the
+/// destination's first register: a scalar region, or a type narrower than
+/// a dword (brw's list: stride 0, W, UW, B, UB).
+fn hazard_source(s: &eu::Src) -> bool {
+    (s.region.v == 0 && s.region.h == 0) || s.ty.size() < 4
+}
+
+/// Where brw's register allocator may put a compressed instruction's
+/// destination when, as with the injected bug, nothing keeps it off its
+/// sources: the register of a scalar or word source that dies there.
+/// Returns a preferred vgrf per vgrf (the dying source) and shortens that
+/// source's interval to end before the instruction.
+fn hazard_hints(
+    p: &VProgram,
+    iv: &mut [Option<(usize, usize)>],
+    bugs: BugSet,
+) -> Vec<Option<usize>> {
+    let mut hints = vec![None; iv.len()];
+    if bugs == BugSet::NONE {
+        return hints;
+    }
+    // Injected bug (BUGS.md: regalloc-compressed-hazard): brw's intervals
+    // let a destination reuse a source that dies at the instruction, and
+    // only the explicit interference of has_source_and_destination_hazard
+    // keeps a compressed instruction's destination off a scalar or word
+    // source that its later pass still reads. The bug drops that
+    // interference: such a source's interval ends before the instruction.
+    for (i, inst) in p.insts.iter().enumerate() {
+        if !has_hazard_shape(inst) {
+            continue;
+        }
+        let dst_vgrf = match inst.dst.kind {
+            DstKind::Grf { nr, .. } => p.vgrf_of(nr),
+            _ => None,
+        };
+        for s in &inst.srcs {
+            let SrcKind::Grf { nr, .. } = s.kind else {
+                continue;
+            };
+            let Some(v) = p.vgrf_of(nr).filter(|&v| Some(v) != dst_vgrf) else {
+                continue;
+            };
+            if let Some((lo, hi)) = iv[v] {
+                if hi == i && lo < i && hazard_source(s) && bugs.has(Bug::RegallocCompressedHazard)
+                {
+                    iv[v] = Some((lo, i - 1));
+                    if let Some(d) = dst_vgrf {
+                        hints[d] = Some(v);
+                    }
+                }
+            }
+        }
+    }
+    hints
+}
+
 /// First-fit linear scan; `top_down_multi` places multi-GRF vgrfs from the
 /// top of the file. Returns the first physical register of each vgrf.
 fn scan(
     p: &VProgram,
     iv: &[Option<(usize, usize)>],
+    hints: &[Option<usize>],
     top_down_multi: bool,
 ) -> Option<Vec<Option<u32>>> {
     let mut order: Vec<usize> = (0..iv.len()).filter(|&v| iv[v].is_some()).collect();
@@ -141,7 +205,16 @@ fn scan(
         if top_down_multi && size > 1 {
             starts.reverse();
         }
-        let r = starts.into_iter().find(|&r| fits(r))?;
+        let hinted = hints
+            .get(v)
+            .copied()
+            .flatten()
+            .and_then(|h| base[h])
+            .filter(|&r: &u32| r + size <= PHYS_GRFS && fits(r));
+        let r = match hinted {
+            Some(r) => r,
+            None => starts.into_iter().find(|&r| fits(r))?,
+        };
         multi |= size > 1;
         reused |= busy_until[r as usize].is_some();
         for x in r..r + size {
@@ -226,14 +299,15 @@ pub fn allocate(p: &VProgram, bugs: BugSet) -> Result<eu::Program, CompileError>
         }
     }
     let live = Liveness::compute(p).ok_or_else(|| invalid(0, "liveness failed".into()))?;
-    let iv = intervals(p, &live, bugs);
-    let base = match scan(p, &iv, false) {
+    let mut iv = intervals(p, &live, bugs);
+    let hints = hazard_hints(p, &mut iv, bugs);
+    let base = match scan(p, &iv, &hints, false) {
         Some(b) => {
             hit(cov::FIRST_FIT);
             Some(b)
         }
         None => {
-            let b = scan(p, &iv, true);
+            let b = scan(p, &iv, &hints, true);
             if b.is_some() {
                 hit(cov::TOP_DOWN);
             }
@@ -570,7 +644,7 @@ mod tests {
             ]
         );
         assert_eq!(
-            scan(&p, &iv, true),
+            scan(&p, &iv, &[], true),
             Some(vec![Some(126), Some(124), Some(3), Some(122), Some(124)])
         );
     }

@@ -521,6 +521,21 @@ impl Instruction {
         i
     }
 
+    /// How many channels the hardware executes at once. A compressed
+    /// instruction (wider than eight channels, or than four with a 64-bit
+    /// operand) is decoded as passes of this many channels, in channel
+    /// order, each reading its sources and writing its destination before
+    /// the next one reads: brw's `has_source_and_destination_hazard`
+    /// (`add(16) g4<1>F g4<0,1,0>F g6<8,8,1>F` runs as two `add(8)`, and the
+    /// first one overwrites the second one's `g4.0`).
+    pub fn pass_width(&self) -> u8 {
+        let wide = std::iter::once(self.dst.ty)
+            .chain(self.srcs.iter().map(|s| s.ty))
+            .any(|t| t.size() == 8);
+        let w = if wide { 4 } else { 8 };
+        self.exec_size.min(w)
+    }
+
     /// Whether the instruction writes flags (cmod on anything but SEL/CSEL).
     pub fn writes_flag(&self) -> bool {
         self.cmod.is_some() && !matches!(self.op, Opcode::Sel | Opcode::Csel) && !self.op.is_cf()

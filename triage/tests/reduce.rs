@@ -294,6 +294,7 @@ bug_tests! {
     reduces_flag_spill_clobbers => "flag-spill-clobbers",
     reduces_subgroup_prefill_masked => "subgroup-prefill-masked",
     reduces_regalloc_loop_exit_live => "regalloc-loop-exit-live",
+    reduces_regalloc_compressed_hazard => "regalloc-compressed-hazard",
     reduces_const_fold_source_size => "const-fold-source-size",
     reduces_copy_prop_loop_phi => "copy-prop-loop-phi",
     reduces_peephole_select_cross_invocation => "peephole-select-cross-invocation",

@@ -49,6 +49,8 @@ pub(crate) struct DInst {
     pub(crate) math: Option<MathFn>,
     pub(crate) msg: Option<Message>,
     pub(crate) exec: u32,
+    /// Channels per hardware pass ([`Instruction::pass_width`]).
+    pub(crate) pass_width: u32,
     pub(crate) group: u32,
     pub(crate) we_all: bool,
     pub(crate) eot: bool,
@@ -218,6 +220,7 @@ fn decode_inst(i: &Instruction, cfg: &MachineConfig) -> DInst {
         math: i.math,
         msg: i.msg,
         exec,
+        pass_width: u32::from(i.pass_width().max(1)),
         group: i.group as u32,
         we_all: i.we_all,
         eot: i.eot,

@@ -191,6 +191,16 @@ pub const MAX_SLOTS: u32 = 4096;
 /// Validate and run a program over a dispatch.
 pub fn run(program: &Program, dispatch: &Dispatch, cfg: &SimConfig) -> Result<RunResult, SimError> {
     validate(program, &cfg.machine).map_err(SimError::Invalid)?;
+    run_validated(program, dispatch, cfg)
+}
+
+/// [`run`] on a program already validated (or, in tests, one the validator
+/// rejects, to see what the hardware would make of it).
+fn run_validated(
+    program: &Program,
+    dispatch: &Dispatch,
+    cfg: &SimConfig,
+) -> Result<RunResult, SimError> {
     let d = dispatch;
     if !(1..=1024).contains(&d.invocations) {
         return Err(SimError::Dispatch(format!(
@@ -271,4 +281,39 @@ pub fn run(program: &Program, dispatch: &Dispatch, cfg: &SimConfig) -> Result<Ru
         outputs: m.outputs,
         stats,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The hardware runs `add(16)` as two `add(8)`: with the destination on
+    /// the scalar source's register, the second half adds to what the
+    /// first half wrote. The validator rejects this (`compressed-hazard`);
+    /// the simulator still computes what the hardware would.
+    #[test]
+    fn a_compressed_instruction_runs_half_by_half() {
+        // g4.0 = 100; add(16) g4 = g4.0 + 1. By hand: the first half reads
+        // 100 and writes 101 to g4.0..7; the second half then reads g4.0 =
+        // 101 and writes 102. Lane c stores its g4 element at 8c.
+        let text = "mov(1) g4<1>UD 0x00000064UD { align1 WE_all 1N };\n\
+                    add(16) g4<1>UD g4<0,1,0>UD 0x00000001UD { align1 1H };\n\
+                    mul(16) g6<1>UD g1<8,8,1>UD 0x00000008UD { align1 1H };\n\
+                    send(16) null g6 g4 st.b32 { align1 1H };\n\
+                    send(8) null g0 end { align1 1Q EOT };";
+        let p = crate::asm::parse_program(text).unwrap();
+        assert!(validate(&p, &MachineConfig::GFX11).is_err());
+        let d = Dispatch {
+            invocations: 16,
+            simd: 16,
+            input_slots: 0,
+            output_slots: 1,
+            inputs: vec![],
+            uniforms: vec![],
+        };
+        let r = run_validated(&p, &d, &SimConfig::default()).unwrap();
+        let got: Vec<u64> = r.outputs.iter().map(|o| o[0].unwrap().bits).collect();
+        let want: Vec<u64> = (0..16).map(|c| if c < 8 { 101 } else { 102 }).collect();
+        assert_eq!(got, want);
+    }
 }

@@ -288,26 +288,42 @@ impl<'a> Machine<'a> {
         let sel_pred = d.op == Opcode::Sel && d.pred.is_some();
         let en = if sel_pred { ce } else { ce & pm };
         self.channel_instructions += en.count_ones() as u64;
-        let mut out = [0u64; 32];
         let mut fl = 0u32;
-        let mut m = en;
-        while m != 0 {
-            let c = m.trailing_zeros() as usize;
-            m &= m - 1;
-            let mut raw = [0u64; 3];
-            for (k, s) in d.srcs.iter().enumerate() {
-                raw[k] = self.read(s.file, s.off[c], s.ty.size(), s.imm[c]);
+        // Pass by pass, as the hardware decodes a compressed instruction:
+        // a later pass reads what an earlier one wrote.
+        let pw = d.pass_width;
+        for first in (0..d.exec).step_by(pw as usize) {
+            let pass = en & (ones(pw) << first);
+            let mut out = [0u64; 32];
+            let mut m = pass;
+            while m != 0 {
+                let c = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let mut raw = [0u64; 3];
+                for (k, s) in d.srcs.iter().enumerate() {
+                    raw[k] = self.read(s.file, s.off[c], s.ty.size(), s.imm[c]);
+                }
+                let r = lane(d, raw, pm >> c & 1 == 1, &mut self.rng);
+                out[c] = r.bits;
+                if r.flag {
+                    fl |= 1 << c;
+                }
             }
-            let r = lane(d, raw, pm >> c & 1 == 1, &mut self.rng);
-            out[c] = r.bits;
-            if r.flag {
-                fl |= 1 << c;
-            }
+            self.write_dst(d, pass, &out);
         }
+        if d.writes_flag {
+            let sh = d.flag_base + d.group;
+            let mask = (en as u64) << sh;
+            self.flags = (self.flags & !mask) | (((fl & en) as u64) << sh);
+        }
+    }
+
+    /// Writes the destination of the channels in `chans`.
+    fn write_dst(&mut self, d: &DInst, chans: u32, out: &[u64; 32]) {
         let size = d.dst.ty.size();
         match d.dst.file {
             File::Grf => {
-                let mut m = en;
+                let mut m = chans;
                 while m != 0 {
                     let c = m.trailing_zeros() as usize;
                     m &= m - 1;
@@ -316,7 +332,7 @@ impl<'a> Machine<'a> {
             }
             File::Flag => {
                 let mut bytes = self.flags.to_le_bytes();
-                let mut m = en;
+                let mut m = chans;
                 while m != 0 {
                     let c = m.trailing_zeros() as usize;
                     m &= m - 1;
@@ -325,11 +341,6 @@ impl<'a> Machine<'a> {
                 self.flags = u64::from_le_bytes(bytes);
             }
             _ => {}
-        }
-        if d.writes_flag {
-            let sh = d.flag_base + d.group;
-            let mask = (en as u64) << sh;
-            self.flags = (self.flags & !mask) | (((fl & en) as u64) << sh);
         }
     }
 

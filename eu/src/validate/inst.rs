@@ -281,6 +281,7 @@ fn check_alu(i: &Instruction, cfg: &MachineConfig, s: &mut Sink<'_>) {
     }
     check_types(i, s);
     region::check(i, cfg, s);
+    super::hazard::check(i, cfg, s);
     let _ = ex;
 }
 

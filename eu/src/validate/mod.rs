@@ -2,6 +2,7 @@
 //! well-formed structured control flow. Every violation carries a stable
 //! rule name; the full list is [`RULES`] (documented in ISA.md).
 
+mod hazard;
 mod inst;
 mod region;
 
@@ -82,6 +83,7 @@ pub const RULES: &[&str] = &[
     "region-zero-strides-width",
     "region-row-crosses-grf",
     "operand-span",
+    "compressed-hazard",
     "narrow-dst-stride",
     "narrow-dst-align",
     "packed-byte-dst",

@@ -226,6 +226,23 @@ const CASES: &[(&str, &str, &str)] = &[
         "mov(16) g2<1>UD g4<8,8,1>UD",
     ),
     (
+        // Mesa's own example: the first add(8) writes g4, the second reads
+        // g4.0. The same operation in place on full registers is safe.
+        "compressed-hazard",
+        "add(16) g4<1>F g4<0,1,0>F g6<8,8,1>F",
+        "add(16) g4<1>F g4<8,8,1>F g6<8,8,1>F",
+    ),
+    (
+        "compressed-hazard",
+        "mov(16) g4<1>D g4<16,16,1>W",
+        "mov(16) g4<1>D g6<16,16,1>W",
+    ),
+    (
+        "compressed-hazard",
+        "add(8) g10<1>Q g10.3<0,1,0>Q g12<4,4,1>Q",
+        "add(8) g10<1>Q g11.3<0,1,0>Q g12<4,4,1>Q",
+    ),
+    (
         "narrow-dst-stride",
         "add(8) g2<1>W g3<8,8,1>D g4<8,8,1>D",
         "add(8) g2<2>W g3<8,8,1>D g4<8,8,1>D",

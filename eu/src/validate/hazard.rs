@@ -1,0 +1,66 @@
+//! The compressed-instruction hazard (brw's
+//! `fs_inst::has_source_and_destination_hazard`): the hardware runs an
+//! instruction wider than its pass width ([`Instruction::pass_width`]) as
+//! passes of that many channels, each writing its destination before the
+//! next reads its sources. A destination that overlaps bytes a later pass
+//! reads (a scalar `<0,1,0>` source in the destination's first register, a
+//! packed word source under a dword destination) gives that pass what the
+//! earlier one wrote. Mesa's register allocator keeps such destinations off
+//! their sources; the rule catches an allocation that does not.
+
+use super::Sink;
+use crate::isa::{DstKind, Instruction, MachineConfig, SrcKind};
+
+/// The first byte and size of channel `c`'s element of a source region.
+fn src_range(base: u64, sz: u64, v: u64, w: u64, h: u64, c: u64) -> (u64, u64) {
+    (base + ((c / w) * v + (c % w) * h) * sz, sz)
+}
+
+fn overlaps(a: (u64, u64), b: (u64, u64)) -> bool {
+    a.0 < b.0 + b.1 && b.0 < a.0 + a.1
+}
+
+pub(crate) fn check(i: &Instruction, cfg: &MachineConfig, s: &mut Sink<'_>) {
+    let exec = u64::from(i.exec_size);
+    let pw = u64::from(i.pass_width().max(1));
+    if pw >= exec {
+        return;
+    }
+    let DstKind::Grf { nr, sub } = i.dst.kind else {
+        return;
+    };
+    let gb = u64::from(cfg.grf_bytes);
+    let dsz = u64::from(i.dst.ty.size());
+    let dbase = u64::from(nr) * gb + u64::from(sub) * dsz;
+    let dstride = u64::from(i.dst.stride) * dsz;
+    let dst_range = |c: u64| (dbase + c * dstride, dsz);
+    for (k, src) in i.srcs.iter().enumerate() {
+        let SrcKind::Grf { nr, sub } = src.kind else {
+            continue;
+        };
+        let sz = u64::from(src.ty.size());
+        let (v, w, h) = (
+            u64::from(src.region.v),
+            u64::from(src.region.w),
+            u64::from(src.region.h),
+        );
+        if w == 0 {
+            continue;
+        }
+        let base = u64::from(nr) * gb + u64::from(sub) * sz;
+        for c in pw..exec {
+            let read = src_range(base, sz, v, w, h, c);
+            let earlier = (c / pw) * pw;
+            if let Some(wc) = (0..earlier).find(|&wc| overlaps(dst_range(wc), read)) {
+                s.err(
+                    "compressed-hazard",
+                    format!(
+                        "channel {c} reads src{k} at byte {} of the file after channel {wc}, in an earlier pass of {pw}, wrote it",
+                        read.0
+                    ),
+                );
+                return;
+            }
+        }
+    }
+}
