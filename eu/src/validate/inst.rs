@@ -372,6 +372,21 @@ fn check_types(i: &Instruction, s: &mut Sink<'_>) {
                     "cmp-dst-type",
                     "the destination of a compare has the sources' kind (float or integer)",
                 );
+            } else if all_float {
+                // A float compare writes its booleans at the sources' size:
+                // an HF compare makes 16-bit booleans (e83f51d54e9; seed 000).
+                let first = i.srcs[0].ty;
+                let want = if i.srcs.iter().all(|s| s.ty == first) {
+                    first
+                } else {
+                    RegType::F
+                };
+                if dst != want {
+                    s.err(
+                        "cmp-dst-type",
+                        format!("a {want} compare writes {want} booleans, not {dst}"),
+                    );
+                }
             }
         }
         Opcode::Sel => {

@@ -121,6 +121,12 @@ const CASES: &[(&str, &str, &str)] = &[
         "cmp.l.f0.0(8) g2<1>F g3<8,8,1>F g4<8,8,1>F",
     ),
     (
+        // Seed 000: a half-float compare makes 16-bit booleans.
+        "cmp-dst-type",
+        "cmp.l.f0.0(8) g2<1>F g3<8,8,1>HF g4<8,8,1>HF",
+        "cmp.l.f0.0(8) g2<1>HF g3<8,8,1>HF g4<8,8,1>HF",
+    ),
+    (
         "sel-pred-cmod",
         "sel(8) g2<1>D g3<8,8,1>D g4<8,8,1>D",
         "sel.l(8) g2<1>D g3<8,8,1>D g4<8,8,1>D",
