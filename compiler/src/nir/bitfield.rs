@@ -14,7 +14,14 @@
 //!   `o&31 = ctz(m)` (or `iand(x, m)` for odd m) -> `bfi(m, x, y)`;
 //! - `bitfield_insert(base, ins, off, bits)` with constant, defined `off`
 //!   and `bits` -> `bfi(((1 << bits) - 1) << off, ins, base)` (bits = 32
-//!   gives the all-ones mask, bits = 0 the empty one).
+//!   gives the all-ones mask, bits = 0 the empty one);
+//! - `ishl(isub(ishl(1, bits), 1), off)` -> `bfm(bits, off)`, and then
+//!   `ior(iand(ishl(x, off), m), iand(y, inot(m)))` with `m = bfm(bits,
+//!   off)` -> `bfi(m, x, y)`: the variable-field insert of seed 003, as
+//!   LLVM's AMDGPU backend recognized it. `ir:algebraic` runs first and its
+//!   `iand(ishl(a, s), ishl(b, s)) -> ishl(iand(a, b), s)` turns the field's
+//!   `iand` into a shift, so the insert is no longer recognized: the phase
+//!   ordering hazard of the thread (`corpus/bfi_variable_field.sir`).
 //!
 //! **Expand** replaces every bitfield op by shifts and masks (32-bit ops,
 //! whose shift counts are masked to 5 bits), exact at every edge:
@@ -165,7 +172,21 @@ fn recognize(i: &Instr, st: &mut Emitter, out: &mut Vec<Instr>) -> Option<Instr>
             };
             Some(becomes(i, op, vec![shl.srcs[0], off, bits]))
         }
+        Op::Ishl => {
+            // ishl(isub(ishl(1, bits), 1), off) is bfm(bits, off) exactly:
+            // both mask the counts to 5 bits.
+            let m0 = st.def(s[0], Op::Isub)?;
+            let t = st.def(m0.srcs[0], Op::Ishl)?;
+            if st.konst(m0.srcs[1]) != Some(1) || st.konst(t.srcs[0]) != Some(1) {
+                return None;
+            }
+            hit(cov::NATIVE_BFM_SHIFTED_MASK);
+            Some(becomes(i, Op::Bfm, vec![t.srcs[1], s[1]]))
+        }
         Op::Ior => {
+            if let Some(bfi) = bfi_of_bfm_mask(i, st) {
+                return Some(bfi);
+            }
             // The shifted form first, so that bfi(0xf0, x, y) is found
             // rather than the equal bfi(0xffffff0f, y << 4, x).
             let mut refusal = None;
@@ -227,6 +248,38 @@ fn recognize(i: &Instr, st: &mut Emitter, out: &mut Vec<Instr>) -> Option<Instr>
         }
         _ => None,
     }
+}
+
+/// `ior(iand(ishl(x, o), m), iand(y, inot(m)))` with `m = bfm(bits, o)`
+/// (the same `o`) is `bfi(m, x, y)`: a nonzero `m` has its lowest set bit
+/// at `o & 31`, where `ishl` puts `x`, and `m = 0` leaves `y` either way.
+/// This is seed 003's variable-field insert, which `ir:algebraic`'s
+/// `iand(ishl(a, s), ishl(b, s))` rule, run first, can destroy.
+fn bfi_of_bfm_mask(i: &Instr, st: &Emitter) -> Option<Instr> {
+    let s = &i.srcs;
+    for (a, b) in [(s[0], s[1]), (s[1], s[0])] {
+        let (Some(fa), Some(fb)) = (st.def(a, Op::Iand), st.def(b, Op::Iand)) else {
+            continue;
+        };
+        for (sh, m) in [(fa.srcs[0], fa.srcs[1]), (fa.srcs[1], fa.srcs[0])] {
+            let (Some(sh), Some(bfm)) = (st.def(sh, Op::Ishl), st.def(m, Op::Bfm)) else {
+                continue;
+            };
+            let inverted = |v: ValueId| st.def(v, Op::Inot).is_some_and(|n| n.srcs[0] == m);
+            let y = match (inverted(fb.srcs[0]), inverted(fb.srcs[1])) {
+                (_, true) => fb.srcs[0],
+                (true, false) => fb.srcs[1],
+                _ => continue,
+            };
+            if bfm.srcs[1] != sh.srcs[1] {
+                hit(cov::NATIVE_REFUSE_BFM_OFFSET);
+                continue;
+            }
+            hit(cov::NATIVE_BFI_BFM_MASK);
+            return Some(becomes(i, Op::Bfi, vec![m, sh.srcs[0], y]));
+        }
+    }
+    None
 }
 
 /// Expand mode: the shift-and-mask sequence of a bitfield op.
@@ -401,6 +454,47 @@ mod tests {
             super::run,
             &before,
             &one_block("i32 i32", &body(true), &mut outs),
+        );
+        let p = parse_program(&before).unwrap();
+        let mut q = p.clone();
+        super::run(&mut q, &ctx());
+        super::super::testing::assert_same_on_edges(&p, &q, 400);
+    }
+
+    #[test]
+    fn native_recognizes_the_variable_field_insert() {
+        // %7 is bfm(%3, %2) open-coded; %12 inserts %0 into %1 at the
+        // field %7, the field shifted by the mask's own offset %2: a bfi.
+        // %15 shifts its field by %3 instead, which is not the mask's
+        // offset: it stays.
+        let body = |after: bool| {
+            let (m, r) = if after {
+                ("32 %7 = bfm %3, %2", "32 %12 = bfi %7, %0, %1")
+            } else {
+                ("32 %7 = ishl %6, %2", "32 %12 = ior %9, %11")
+            };
+            format!(
+                "32 %4 = load_const (0x00000001)
+                32 %5 = ishl %4, %3
+                32 %6 = isub %5, %4
+                {m}
+                32 %8 = ishl %0, %2
+                32 %9 = iand %8, %7
+                32 %10 = inot %7
+                32 %11 = iand %1, %10
+                {r}
+                32 %13 = ishl %1, %3
+                32 %14 = iand %13, %7
+                32 %15 = ior %14, %11
+                => %12 %15"
+            )
+        };
+        let mut outs = vec![];
+        let before = one_block("i32 i32 i32 i32", &body(false), &mut outs);
+        check(
+            super::run,
+            &before,
+            &one_block("i32 i32 i32 i32", &body(true), &mut outs),
         );
         let p = parse_program(&before).unwrap();
         let mut q = p.clone();

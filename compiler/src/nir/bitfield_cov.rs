@@ -19,6 +19,14 @@ crate::points! {
     NATIVE_BFI_INSERT_FULL = "ir:bitfield/native/bfi-from-bitfield-insert/full-width",
     /// ... with bits = 0 (the empty mask: the result is the base).
     NATIVE_BFI_INSERT_EMPTY = "ir:bitfield/native/bfi-from-bitfield-insert/empty-field",
+    /// Native: `ishl(isub(ishl(1, b), 1), o)` became `bfm(b, o)`.
+    NATIVE_BFM_SHIFTED_MASK = "ir:bitfield/native/bfm-from-shifted-mask",
+    /// Native: `ior(iand(ishl(x, o), m), iand(y, inot(m)))` with
+    /// `m = bfm(b, o)` became `bfi(m, x, y)`.
+    NATIVE_BFI_BFM_MASK = "ir:bitfield/native/bfi-from-masked-or/bfm-mask",
+    /// Native: that shape, but the field is shifted by another value than
+    /// the mask's offset.
+    NATIVE_REFUSE_BFM_OFFSET = "ir:bitfield/native/refuse/bfm-offset-differs",
     /// Native: `iand(ushr(x, o), #c)` kept: `c` is not a mask of 1 to 31
     /// low bits.
     NATIVE_REFUSE_NOT_LOW_MASK = "ir:bitfield/native/refuse/not-low-mask",
