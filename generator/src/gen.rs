@@ -444,6 +444,13 @@ impl<'e> Gen<'e> {
                 let ops: Vec<ValueId> = match op {
                     Bfm => vec![self.edge_count(), self.edge_count()],
                     Ibfe | Ubfe => vec![self.pick(32, ik), self.edge_count(), self.edge_count()],
+                    IbitfieldExtract | UbitfieldExtract => {
+                        let value = self.pick(32, ik);
+                        let o = self.edge_count();
+                        let w = self.edge_count();
+                        let (o, w) = self.safe_insert_range(o, w);
+                        vec![value, o, w]
+                    }
                     BitfieldInsert => {
                         let base = self.pick(32, ik);
                         let ins = self.pick(32, ik);

@@ -19,6 +19,8 @@ pub fn has_guard(op: Op) -> bool {
             | F2i
             | F2u
             | BitfieldInsert
+            | IbitfieldExtract
+            | UbitfieldExtract
             | ExtractU8
             | ExtractI8
             | ExtractU16

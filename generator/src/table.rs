@@ -24,7 +24,8 @@ pub fn weight(op: Op) -> u32 {
         Ieq | Ine | Ilt | Ige | Ult | Uge | Feq | Fneu | Flt | Fge => 12,
         Iand | Ior | Ixor | Inot | Bcsel => 10,
         Iadd | Isub | Imul | Fadd | Fmul | Ffma | Fsub => 8,
-        Bfm | Bfi | Ibfe | Ubfe | BitfieldInsert | Ishl | Ishr | Ushr => 7,
+        Bfm | Bfi | Ibfe | Ubfe | BitfieldInsert | IbitfieldExtract | UbitfieldExtract | Ishl
+        | Ishr | Ushr => 7,
         Ballot | VoteAny | VoteAll | VoteIeq | ReadFirstInvocation | ReadInvocation | Elect => 5,
         I2i | U2u | I2f | U2f | F2i | F2u | F2f | B2i | B2f | I2b | F2b => 6,
         _ => 4,

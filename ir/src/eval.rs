@@ -374,6 +374,33 @@ pub(crate) fn bitfield_insert(a: &Args) -> R {
     let field = ((1u64 << bits) - 1) << offset;
     out(a, (base & !field) | ((ins << offset) & field))
 }
+/// GLSL bitfieldExtract: `bits` bits of `value` at `offset`, both signed
+/// and summed exactly; `signed` sign-extends the field.
+fn bitfield_extract(a: &Args, signed: bool) -> R {
+    let value = u(a, 0) & 0xffff_ffff;
+    let (offset, bits) = (s(a, 1), s(a, 2));
+    if offset < 0 || bits < 0 || offset + bits > 32 {
+        return Err(Ub(
+            "bitfield_extract offset/bits outside [0, 32] or offset + bits > 32",
+        ));
+    }
+    if bits == 0 {
+        return Ok(0);
+    }
+    let field = (value >> offset) & ((1u64 << bits) - 1);
+    let v = if signed && field >> (bits - 1) & 1 == 1 {
+        field | !((1u64 << bits) - 1)
+    } else {
+        field
+    };
+    out(a, v)
+}
+pub(crate) fn ibitfield_extract(a: &Args) -> R {
+    bitfield_extract(a, true)
+}
+pub(crate) fn ubitfield_extract(a: &Args) -> R {
+    bitfield_extract(a, false)
+}
 pub(crate) fn bitfield_reverse(a: &Args) -> R {
     out(a, u(a, 0).reverse_bits() >> (64 - a.src_bits[0] as u32))
 }

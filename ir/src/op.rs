@@ -340,6 +340,10 @@ op_table! {
         "ubfe(value, offset, bits): o = offset & 31, w = bits & 31; w = 0 -> 0; o + w < 32 -> the w bits at o, zero-extended; else value >> o (logical).";
     BitfieldInsert = "bitfield_insert", Alu, Sig::Fixed32 { srcs: 4 }, Kinds::INT, ALU_UB, Some(eval::bitfield_insert),
         "GLSL bitfieldInsert(base, insert, offset, bits); offset and bits are signed, summed exactly (no wrap); bits = 32 and offset = 32 with bits = 0 are allowed. Undefined: offset or bits negative, or offset + bits > 32.";
+    IbitfieldExtract = "ibitfield_extract", Alu, Sig::Fixed32 { srcs: 3 }, Kinds::INT, ALU_UB, Some(eval::ibitfield_extract),
+        "GLSL bitfieldExtract(value, offset, bits) of a signed value; offset and bits are signed, summed exactly (no wrap): bits = 0 -> 0, else the bits bits at offset, sign-extended (bits = 32 is value itself). Undefined: offset or bits negative, or offset + bits > 32.";
+    UbitfieldExtract = "ubitfield_extract", Alu, Sig::Fixed32 { srcs: 3 }, Kinds::INT, ALU_UB, Some(eval::ubitfield_extract),
+        "As `ibitfield_extract`, zero-extended (GLSL bitfieldExtract of an unsigned value).";
     BitfieldReverse = "bitfield_reverse", Alu, same(1, INT), Kinds::INT, ALU, Some(eval::bitfield_reverse),
         "Reverses the n bits.";
     BitCount = "bit_count", Alu, conv(INT, B32), Kinds::INT, ALU, Some(eval::bit_count), "Population count (32-bit result).";
@@ -549,8 +553,8 @@ mod tests {
     #[test]
     fn op_count() {
         // 1 const + 16 int + 7 shift/logic + 10 compare + 15 float + 11 conversions
-        // + 1 bcsel + 14 bitfield + 8 subgroup + 4 I/O.
-        assert_eq!(OPS.len(), 87);
+        // + 1 bcsel + 16 bitfield + 8 subgroup + 4 I/O.
+        assert_eq!(OPS.len(), 89);
     }
 
     #[test]

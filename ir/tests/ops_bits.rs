@@ -153,6 +153,60 @@ fn bitfield_insert() {
     );
 }
 
+/// GLSL bitfieldExtract of 0x89abcdef, worked by hand: the field of
+/// `bits` bits at `offset`, zero-extended (`u`) or sign-extended (`i`);
+/// bits 32 is the whole value, and the hardware's 5-bit counts do not apply.
+#[test]
+fn ubitfield_extract() {
+    run(
+        Op::UbitfieldExtract,
+        &[
+            (32, &[0x89abcdef, 0x8, 0x8], V(0xcd)), // 0xcd: top bit set
+            (32, &[0x89abcdef, 0x0, 0x0], V(0x0)),  // bits 0
+            (32, &[0x89abcdef, 0x20, 0x0], V(0x0)), // offset 32, bits 0: defined
+            (32, &[0x89abcdef, 0x0, 0x20], V(0x89abcdef)), // the whole value
+            (32, &[0x89abcdef, 0x1c, 0x4], V(0x8)), // offset + bits = 32
+            (32, &[0x89abcdef, 0x1f, 0x1], V(0x1)),
+            (32, &[0x89abcdef, 0x4, 0x8], V(0xde)),
+            (32, &[0x89abcdef, 0xc, 0x4], V(0xc)),
+            (32, &[0x89abcdef, 0x10, 0x4], V(0xb)),
+            (32, &[0x89abcdef, 0x0, 0x3], V(0x7)),
+            (32, &[0x89abcdef, 0x8, 0x3], V(0x5)),
+            (32, &[0x89abcdef, 0x1, 0x20], UB), // offset + bits = 33
+            (32, &[0x89abcdef, 0x21, 0x0], UB), // offset 33
+            (32, &[0x89abcdef, 0xffffffff, 0x1], UB), // offset -1
+            (32, &[0x89abcdef, 0x0, 0xffffffff], UB), // bits -1
+            (32, &[0x89abcdef, 0x7fffffff, 0x7fffffff], UB), // sum wraps in i32
+        ],
+    );
+}
+
+/// As `ubitfield_extract`, sign-extending the field from its top bit.
+#[test]
+fn ibitfield_extract() {
+    run(
+        Op::IbitfieldExtract,
+        &[
+            (32, &[0x89abcdef, 0x8, 0x8], V(0xffffffcd)), // 0xcd: top bit set
+            (32, &[0x89abcdef, 0x0, 0x0], V(0x0)),        // bits 0
+            (32, &[0x89abcdef, 0x20, 0x0], V(0x0)),       // offset 32, bits 0: defined
+            (32, &[0x89abcdef, 0x0, 0x20], V(0x89abcdef)), // the whole value
+            (32, &[0x89abcdef, 0x1c, 0x4], V(0xfffffff8)), // offset + bits = 32
+            (32, &[0x89abcdef, 0x1f, 0x1], V(0xffffffff)),
+            (32, &[0x89abcdef, 0x4, 0x8], V(0xffffffde)),
+            (32, &[0x89abcdef, 0xc, 0x4], V(0xfffffffc)),
+            (32, &[0x89abcdef, 0x10, 0x4], V(0xfffffffb)),
+            (32, &[0x89abcdef, 0x0, 0x3], V(0xffffffff)),
+            (32, &[0x89abcdef, 0x8, 0x3], V(0xfffffffd)),
+            (32, &[0x89abcdef, 0x1, 0x20], UB), // offset + bits = 33
+            (32, &[0x89abcdef, 0x21, 0x0], UB), // offset 33
+            (32, &[0x89abcdef, 0xffffffff, 0x1], UB), // offset -1
+            (32, &[0x89abcdef, 0x0, 0xffffffff], UB), // bits -1
+            (32, &[0x89abcdef, 0x7fffffff, 0x7fffffff], UB), // sum wraps in i32
+        ],
+    );
+}
+
 /// Reverses the n bits.
 #[test]
 fn bitfield_reverse() {

@@ -71,6 +71,21 @@ pub(crate) fn ubfe(e: &mut Emitter, i: &Instr) -> R {
     bfe(e, i, SOp::BitFieldUExtract)
 }
 
+/// GLSL bitfieldExtract: SPIR-V's extracts have exactly its semantics
+/// (count 0 gives 0, offset + count <= 32 is defined, count 32 included).
+fn bitfield_extract(e: &mut Emitter, i: &Instr, op: SOp) -> R {
+    let d = Emitter::dest(i)?;
+    let s = srcs(e, i)?;
+    let r = e.op(op, U32, &s)?;
+    e.define(d, r, View::Canon)
+}
+pub(crate) fn ibitfield_extract(e: &mut Emitter, i: &Instr) -> R {
+    bitfield_extract(e, i, SOp::BitFieldSExtract)
+}
+pub(crate) fn ubitfield_extract(e: &mut Emitter, i: &Instr) -> R {
+    bitfield_extract(e, i, SOp::BitFieldUExtract)
+}
+
 pub(crate) fn bitfield_insert(e: &mut Emitter, i: &Instr) -> R {
     let d = Emitter::dest(i)?;
     let s = srcs(e, i)?;

@@ -159,6 +159,9 @@ mappings! {
     Ubfe, Canon, bits::ubfe, "As `ibfe`, with `OpBitFieldUExtract`.", "As `ibfe`.";
     BitfieldInsert, Canon, bits::bitfield_insert, "`OpBitFieldInsert`.",
         "GLSL semantics: SPIR-V defines every offset + count <= 32, with count 0 giving base, which covers every IR-defined input (bits = 32; offset = 32 with bits = 0).";
+    IbitfieldExtract, Canon, bits::ibitfield_extract, "`OpBitFieldSExtract`.",
+        "GLSL semantics, as `bitfield_insert`: every IR-defined input (offset + bits <= 32, bits = 32 included) is defined in SPIR-V with the same result.";
+    UbitfieldExtract, Canon, bits::ubitfield_extract, "`OpBitFieldUExtract`.", "As `ibitfield_extract`.";
     BitfieldReverse, Canon, bits::bitfield_reverse, "32: `OpBitReverse`. 8/16: `OpUConvert` to 32, `OpBitReverse`, `OpShiftRightLogical` by 32 - n, `OpUConvert` back. 64: both halves reversed and swapped.",
         "Vulkan: the Base of `OpBitReverse` must be 32-bit (VUID-RuntimeSpirv-None-10824, without maintenance9).";
     BitCount, Canon, bits::bit_count, "32: `OpBitCount`. 8/16: `OpUConvert` to 32 first. 64: the sum of both halves' counts.", "As `bitfield_reverse`.";

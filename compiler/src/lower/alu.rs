@@ -105,10 +105,9 @@ impl Lower<'_> {
                 self.conversion(i, src_bits, bits)
             }
             Bcsel => self.bcsel(i, bits),
-            Bfm | Bfi | Ibfe | Ubfe | BitfieldInsert | BitfieldReverse | BitCount | FindLsb
-            | UfindMsb | IfindMsb | ExtractU8 | ExtractI8 | ExtractU16 | ExtractI16 => {
-                self.bitfield(i, src_bits)
-            }
+            Bfm | Bfi | Ibfe | Ubfe | BitfieldInsert | IbitfieldExtract | UbitfieldExtract
+            | BitfieldReverse | BitCount | FindLsb | UfindMsb | IfindMsb | ExtractU8
+            | ExtractI8 | ExtractU16 | ExtractI16 => self.bitfield(i, src_bits),
             LoadConst | Ballot | VoteAny | VoteAll | VoteIeq | ReadFirstInvocation
             | ReadInvocation | SubgroupInvocation | Elect | LoadInput | LoadUniform
             | InvocationId | StoreOutput => {

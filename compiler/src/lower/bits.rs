@@ -62,6 +62,36 @@ impl Lower<'_> {
                     &[ins, view(loc, ud)],
                 );
             }
+            IbitfieldExtract | UbitfieldExtract => {
+                // bits > 31 ? value : bfe(bits, offset, value). Defined
+                // inputs have offset + bits <= 32, where BFE's
+                // `value >> offset` case is exactly the field; only bits =
+                // 32 (offset 0) is beyond its 5-bit count.
+                hit(cov::BITFIELD_EXTRACT);
+                let ty = if i.op == IbitfieldExtract {
+                    RegType::D
+                } else {
+                    ud
+                };
+                let (v, o, w) = (self.s(i, 0, ty), self.s(i, 1, ty), self.s(i, 2, ty));
+                let loc = self.def(d.id, 32);
+                self.alu(Opcode::Bfe, dest(loc, ty), &[w, o, v]);
+                let b = self.s(i, 2, RegType::D);
+                self.alu_cmod(
+                    Opcode::Cmp,
+                    CondMod::G,
+                    SCRATCH_FLAG,
+                    eu::Dst::null(RegType::D),
+                    &[b, imm(31, RegType::D)],
+                );
+                self.alu_pred(
+                    Predicate::NORMAL,
+                    SCRATCH_FLAG,
+                    Opcode::Sel,
+                    dest(loc, ty),
+                    &[v, view(loc, ty)],
+                );
+            }
             BitfieldReverse => self.bit_reverse(i, src_bits),
             BitCount => self.bit_count(i, src_bits),
             FindLsb => self.find_lsb(i, src_bits),

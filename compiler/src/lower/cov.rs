@@ -166,6 +166,9 @@ crate::points! {
     // Bit ops (bits.rs).
     /// GLSL bitfieldInsert: BFI1 + BFI2 with the bits > 31 case selected.
     BITFIELD_INSERT = "lowering/bits/bitfield-insert-select-32",
+    /// A GLSL bitfield extract: BFE, and the value itself selected for
+    /// bits = 32.
+    BITFIELD_EXTRACT = "lowering/bits/bitfield-extract-select-32",
     /// 64-bit bitfield_reverse: each dword reversed into the other.
     BITREV64 = "lowering/bits/bitfield-reverse-64-swapped",
     /// 8/16-bit bitfield_reverse: reversed, then shifted down.

@@ -33,6 +33,9 @@
 //!   o + w >= 32 ? v >> o : (v << (32 - o - w)) >> (32 - w)`, both shifts
 //!   right arithmetic for ibfe, logical for ubfe (Marek Olšák's first
 //!   variant in seed 003);
+//! - `[iu]bitfield_extract(v, off, bits)` = `bits == 0 ? 0 : (v << (32 -
+//!   off - bits)) >> (32 - bits)` (defined inputs keep both counts in [0,
+//!   31]; bits = 32 shifts by 0);
 //! - `bitfield_insert(base, ins, off, bits)` = `(base & ~f) | ((ins << off)
 //!   & f)` with `f = (bits >= 32 ? ~0 : (1 << bits) - 1) << off` (defined
 //!   inputs have off <= 31 when bits > 0, and off = 32 only with bits = 0).
@@ -328,6 +331,20 @@ fn expand(i: &Instr, st: &mut Emitter, ctx: &IrCtx, out: &mut Vec<Instr>) -> Opt
                 field = st.op(out, Bcsel, &[edge, whole, field]);
             }
             let empty = st.emit(out, Ieq, 1, &[w, c0], 0);
+            Some(becomes(i, Bcsel, vec![empty, c0, field]))
+        }
+        IbitfieldExtract | UbitfieldExtract => {
+            // Defined inputs have offset + bits <= 32, so both counts are
+            // in [0, 31] once bits >= 1; bits = 32 (offset 0) shifts by 0.
+            hit(cov::EXPAND_BITFIELD_EXTRACT);
+            let shr = if i.op == IbitfieldExtract { Ishr } else { Ushr };
+            let (c0, c32) = (st.c32(out, 0), st.c32(out, 32));
+            let both = st.op(out, Iadd, &[s[1], s[2]]);
+            let left = st.op(out, Isub, &[c32, both]);
+            let right = st.op(out, Isub, &[c32, s[2]]);
+            let t = st.op(out, Ishl, &[s[0], left]);
+            let field = st.op(out, shr, &[t, right]);
+            let empty = st.emit(out, Ieq, 1, &[s[2], c0], 0);
             Some(becomes(i, Bcsel, vec![empty, c0, field]))
         }
         BitfieldInsert => {
@@ -643,6 +660,11 @@ mod tests {
             32 %4 = bitfield_insert %0, %3, %1, %2
             => %4";
         assert_eq!(grid(inserts, BugSet::NONE), vec![]);
+        // GLSL bitfieldExtract at every defined edge, bits = 32 included.
+        let glsl = "32 %3 = ubitfield_extract %0, %1, %2
+            32 %4 = ibitfield_extract %0, %1, %2
+            => %3 %4";
+        assert_eq!(grid(glsl, BugSet::NONE), vec![]);
     }
 
     #[test]

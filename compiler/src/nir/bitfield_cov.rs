@@ -43,6 +43,8 @@ crate::points! {
     /// Native: `bitfield_insert` kept: constant offset and bits outside its
     /// defined range (negative, or offset + bits > 32).
     NATIVE_REFUSE_INSERT_UNDEFINED = "ir:bitfield/native/refuse/insert-undefined-operands",
+    /// Expand: a GLSL `[iu]bitfield_extract` became shifts and a select.
+    EXPAND_BITFIELD_EXTRACT = "ir:bitfield/expand/bitfield-extract",
     /// Expand: `bfm` became shifts and a subtraction.
     EXPAND_BFM = "ir:bitfield/expand/bfm",
     /// Expand: `bfi` became shifts and masks.

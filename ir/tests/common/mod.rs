@@ -95,6 +95,8 @@ pub const GROUPS: &[(&str, &[Op])] = &[
             Op::Ibfe,
             Op::Ubfe,
             Op::BitfieldInsert,
+            Op::IbitfieldExtract,
+            Op::UbitfieldExtract,
             Op::BitfieldReverse,
             Op::BitCount,
             Op::FindLsb,

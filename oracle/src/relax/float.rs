@@ -69,10 +69,11 @@ pub(crate) fn lowering(op: Op) -> Lowering {
         LoadConst | Iadd | Isub | Imul | Ineg | Iabs | Imin | Imax | Umin | Umax | Idiv | Udiv
         | Irem | Imod | Umod | ImulHigh | UmulHigh | Ishl | Ishr | Ushr | Iand | Ior | Ixor
         | Inot | Ieq | Ine | Ilt | Ige | Ult | Uge | I2i | U2u | B2i | I2b | Bcsel | Bfm | Bfi
-        | Ibfe | Ubfe | BitfieldInsert | BitfieldReverse | BitCount | FindLsb | UfindMsb
-        | IfindMsb | ExtractU8 | ExtractI8 | ExtractU16 | ExtractI16 | Ballot | VoteAny
-        | VoteAll | VoteIeq | ReadFirstInvocation | ReadInvocation | SubgroupInvocation | Elect
-        | LoadInput | LoadUniform | InvocationId | StoreOutput => L::NotFloat,
+        | Ibfe | Ubfe | BitfieldInsert | IbitfieldExtract | UbitfieldExtract | BitfieldReverse
+        | BitCount | FindLsb | UfindMsb | IfindMsb | ExtractU8 | ExtractI8 | ExtractU16
+        | ExtractI16 | Ballot | VoteAny | VoteAll | VoteIeq | ReadFirstInvocation
+        | ReadInvocation | SubgroupInvocation | Elect | LoadInput | LoadUniform | InvocationId
+        | StoreOutput => L::NotFloat,
     }
 }
 
