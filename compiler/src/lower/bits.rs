@@ -46,21 +46,7 @@ impl Lower<'_> {
                 self.alu(Opcode::Bfi1, dest(mask, ud), &[bits, off]);
                 let loc = self.def(d.id, 32);
                 self.alu(Opcode::Bfi2, dest(loc, ud), &[view(mask, ud), ins, base]);
-                let b = self.s(i, 3, RegType::D);
-                self.alu_cmod(
-                    Opcode::Cmp,
-                    CondMod::G,
-                    SCRATCH_FLAG,
-                    eu::Dst::null(RegType::D),
-                    &[b, imm(31, RegType::D)],
-                );
-                self.alu_pred(
-                    Predicate::NORMAL,
-                    SCRATCH_FLAG,
-                    Opcode::Sel,
-                    dest(loc, ud),
-                    &[ins, view(loc, ud)],
-                );
+                self.select_full_width(i, 3, loc, ud, ins);
             }
             IbitfieldExtract | UbitfieldExtract => {
                 // bits > 31 ? value : bfe(bits, offset, value). Defined
@@ -76,21 +62,7 @@ impl Lower<'_> {
                 let (v, o, w) = (self.s(i, 0, ty), self.s(i, 1, ty), self.s(i, 2, ty));
                 let loc = self.def(d.id, 32);
                 self.alu(Opcode::Bfe, dest(loc, ty), &[w, o, v]);
-                let b = self.s(i, 2, RegType::D);
-                self.alu_cmod(
-                    Opcode::Cmp,
-                    CondMod::G,
-                    SCRATCH_FLAG,
-                    eu::Dst::null(RegType::D),
-                    &[b, imm(31, RegType::D)],
-                );
-                self.alu_pred(
-                    Predicate::NORMAL,
-                    SCRATCH_FLAG,
-                    Opcode::Sel,
-                    dest(loc, ty),
-                    &[v, view(loc, ty)],
-                );
+                self.select_full_width(i, 2, loc, ty, v);
             }
             BitfieldReverse => self.bit_reverse(i, src_bits),
             BitCount => self.bit_count(i, src_bits),
@@ -99,6 +71,26 @@ impl Lower<'_> {
             ExtractU8 | ExtractI8 | ExtractU16 | ExtractI16 => self.extract(i, src_bits),
             other => unreachable!("{} is not a bitfield op", other.name()),
         }
+    }
+
+    /// Where source `bits` (a field width) is above 31, which the EU's 5-bit
+    /// counts cannot express, replaces `loc` with `whole` (GLSL's bits = 32).
+    fn select_full_width(&mut self, i: &Instr, bits: usize, loc: Loc, ty: RegType, whole: Src) {
+        let b = self.s(i, bits, RegType::D);
+        self.alu_cmod(
+            Opcode::Cmp,
+            CondMod::G,
+            SCRATCH_FLAG,
+            eu::Dst::null(RegType::D),
+            &[b, imm(31, RegType::D)],
+        );
+        self.alu_pred(
+            Predicate::NORMAL,
+            SCRATCH_FLAG,
+            Opcode::Sel,
+            dest(loc, ty),
+            &[whole, view(loc, ty)],
+        );
     }
 
     /// Source `k` zero-extended to a full dword (8/16-bit containers have
