@@ -18,6 +18,10 @@ pub enum Strategy {
     /// Booleans live in flag subregisters and are combined with flag logic
     /// (idea 3); materialized in a GRF only where a value is needed.
     Flag,
+    /// As `Native`, but where widths meet the combination is done at the
+    /// smallest width, reading wider booleans through a strided down-cast
+    /// (the variant the 2019 thread proposes beside the first-operand rule).
+    NativeMin,
 }
 
 impl Strategy {
@@ -28,6 +32,7 @@ impl Strategy {
             Strategy::Bool16 => "every boolean is a 16-bit 0/~0 value (idea 1 of the 2019 thread)",
             Strategy::Native => "each boolean keeps its comparison's width; mixed widths are converted to the first operand's width (nir_lower_bool_to_bitsize, idea 2)",
             Strategy::Flag => "booleans live in flag subregisters and are combined with flag logic, materialized in a GRF only where a value is needed (idea 3)",
+            Strategy::NativeMin => "as native, but mixed widths are combined at the smallest width, reading a 32-bit boolean's low word through a strided region instead of converting it (the thread's variant of idea 2)",
         }
     }
 
@@ -35,7 +40,7 @@ impl Strategy {
     /// (so widths must be reconciled where booleans meet).
     pub const fn keeps_comparison_width(self) -> bool {
         match self {
-            Strategy::Native => true,
+            Strategy::Native | Strategy::NativeMin => true,
             Strategy::Bool32 | Strategy::Bool16 | Strategy::Flag => false,
         }
     }
@@ -44,16 +49,17 @@ impl Strategy {
     pub const fn keeps_booleans_in_flags(self) -> bool {
         match self {
             Strategy::Flag => true,
-            Strategy::Bool32 | Strategy::Bool16 | Strategy::Native => false,
+            Strategy::Bool32 | Strategy::Bool16 | Strategy::Native | Strategy::NativeMin => false,
         }
     }
 
     /// Every strategy, baseline first.
-    pub const ALL: [Strategy; 4] = [
+    pub const ALL: [Strategy; 5] = [
         Strategy::Bool32,
         Strategy::Bool16,
         Strategy::Native,
         Strategy::Flag,
+        Strategy::NativeMin,
     ];
 
     /// The command-line name.
@@ -63,6 +69,7 @@ impl Strategy {
             Strategy::Bool16 => "bool16",
             Strategy::Native => "native",
             Strategy::Flag => "flag",
+            Strategy::NativeMin => "native-min",
         }
     }
 }

@@ -535,7 +535,8 @@ mod tests {
             cov::EXTEND_BLOCK_ENTRY,
             cov::PAYLOAD_OPERAND,
         ] {
-            assert_eq!(hits.get(p.name()), Some(&4), "{}: {hits:?}", p.name());
+            // Once per strategy.
+            assert_eq!(hits.get(p.name()), Some(&5), "{}: {hits:?}", p.name());
         }
         assert!(!hits.contains_key(cov::LIMIT_PRESSURE.name()));
         // Too many values live at once.

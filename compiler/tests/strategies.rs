@@ -91,6 +91,31 @@ send(8) null g0 end { align1 1Q EOT };\n\
     assert_eq!(lowered(CMP16_IAND32, Strategy::Native), want);
 }
 
+/// native-min: the iand meets a 16-bit and a 32-bit boolean and is done at
+/// 16 bits, reading the 32-bit one's low words in place (`g11<16,8,2>W`)
+/// instead of native's narrowing MOV; one register fewer follows.
+#[test]
+fn cmp16_iand32_native_min() {
+    let want = "\
+and(8) g2<1>UD g1<8,8,1>UD 0x00000007UD\n\
+mul(8) g3<1>UD g1<8,8,1>UD 0x0010UW\n\
+mul(8) g4<1>UD g1<8,8,1>UD 0x0008UW\n\
+send(8) g5 g3 ld.b16\n\
+add(8) g6<1>UD g3<8,8,1>UD 0x00000008UD\n\
+send(8) g7 g6 ld.b32\n\
+mov(1) g8<1>UW 0x0005UW { align1 WE_all 1N };\n\
+mov(1) g9<1>UD 0x00000007UD { align1 WE_all 1N };\n\
+cmp.l.f0.0(8) g10<2>W g5<16,8,2>W g8<0,1,0>W\n\
+cmp.l.f0.0(8) g11<1>D g7<8,8,1>D g9<0,1,0>D\n\
+and(8) g12<2>W g10<16,8,2>W g11<16,8,2>W\n\
+mov(8) g13<1>D -g12<16,8,2>W\n\
+send(8) null g4 g13 st.b8\n\
+send(8) null g0 end { align1 1Q EOT };\n\
+";
+
+    assert_eq!(lowered(CMP16_IAND32, Strategy::NativeMin), want);
+}
+
 #[test]
 fn cmp16_iand32_flag() {
     let want = "\

@@ -1,4 +1,4 @@
-//! Booleans under the four strategies (seed 001, EU-MODEL §4).
+//! Booleans under the five strategies (seed 001, EU-MODEL §4).
 //!
 //! * `bool32`: every boolean is a 32-bit 0/~0 (D). A narrow CMP is followed by
 //!   brw's sign-extending MOV; a 64-bit CMP by a MOV of the low dword.
@@ -9,6 +9,10 @@
 //!   dword of its qword, without a MOV). Where widths meet (bool logic,
 //!   bcsel, ieq/ine on booleans, phis) the other operands are converted to
 //!   the first operand's width, as nir_lower_bool_to_bitsize does.
+//! * `native-min`: as `native`, but where widths meet the smallest one wins,
+//!   and a 32-bit boolean is read as a 16-bit one in place, through the word
+//!   region `<16,8,2>W` of its low words (the strided down-cast the 2019
+//!   thread proposes), with no MOV.
 //! * `flag`: a boolean used only in the block that defines it lives in a flag
 //!   subregister and is combined with flag logic; it is put in a GRF where a
 //!   value is needed (b2i/b2f, stores, phis, uses in other blocks) or when
@@ -28,7 +32,21 @@ pub(crate) fn bool_widths(p: &Program, strategy: Strategy) -> Vec<u8> {
     let fixed = match strategy {
         Strategy::Bool16 => Some(16),
         Strategy::Bool32 | Strategy::Flag => Some(32),
-        Strategy::Native => None,
+        Strategy::Native | Strategy::NativeMin => None,
+    };
+    let min = strategy == Strategy::NativeMin;
+    // Where booleans meet: the first operand's width, or (native-min) the
+    // smallest nonzero width among them.
+    let meet = |w: &[u8], vals: &[ValueId]| -> u8 {
+        if min {
+            vals.iter()
+                .map(|v| w[v.0 as usize])
+                .filter(|&x| x != 0)
+                .min()
+                .unwrap_or(0)
+        } else {
+            vals.first().map_or(0, |v| w[v.0 as usize])
+        }
     };
     let mut w: Vec<u8> = bits
         .iter()
@@ -44,12 +62,11 @@ pub(crate) fn bool_widths(p: &Program, strategy: Strategy) -> Vec<u8> {
         p.for_each_block(&mut |b| {
             for phi in &b.phis {
                 if phi.dest.bits == 1 {
-                    if let Some(&(_, s)) = phi.srcs.first() {
-                        let x = w[s.0 as usize];
-                        if x != 0 && w[phi.dest.id.0 as usize] != x {
-                            w[phi.dest.id.0 as usize] = x;
-                            changed = true;
-                        }
+                    let srcs: Vec<ValueId> = phi.srcs.iter().map(|&(_, s)| s).collect();
+                    let x = meet(&w, &srcs);
+                    if x != 0 && w[phi.dest.id.0 as usize] != x {
+                        w[phi.dest.id.0 as usize] = x;
+                        changed = true;
                     }
                 }
             }
@@ -60,9 +77,9 @@ pub(crate) fn bool_widths(p: &Program, strategy: Strategy) -> Vec<u8> {
                 }
                 let src_bits = i.srcs.first().map_or(0, |s| bits[s.0 as usize]);
                 let x = match i.op {
-                    Op::Iand | Op::Ior | Op::Ixor | Op::Inot => w[i.srcs[0].0 as usize],
-                    Op::Ieq | Op::Ine if src_bits == 1 => w[i.srcs[0].0 as usize],
-                    Op::Bcsel => w[i.srcs[1].0 as usize],
+                    Op::Iand | Op::Ior | Op::Ixor | Op::Inot => meet(&w, &i.srcs),
+                    Op::Ieq | Op::Ine if src_bits == 1 => meet(&w, &i.srcs),
+                    Op::Bcsel => meet(&w, &i.srcs[1..]),
                     Op::ReadFirstInvocation | Op::ReadInvocation => w[i.srcs[0].0 as usize],
                     _ if src_bits > 1
                         && matches!(
@@ -174,9 +191,9 @@ pub(crate) fn flag_resident(p: &Program, strategy: Strategy) -> (Vec<bool>, Vec<
 fn compare_point(strategy: Strategy, size: u32, width: u8) -> crate::coverage::Point {
     match (strategy, size, width) {
         (Strategy::Flag, _, _) => cov::FLAG_COMPARE_IN_GRF,
-        (Strategy::Native, 2, 16) => cov::NATIVE_COMPARE16,
-        (Strategy::Native, 8, 32) => cov::NATIVE_COMPARE64_IN_PLACE,
-        (Strategy::Native, _, _) => cov::NATIVE_COMPARE32,
+        (Strategy::Native | Strategy::NativeMin, 2, 16) => cov::NATIVE_COMPARE16,
+        (Strategy::Native | Strategy::NativeMin, 8, 32) => cov::NATIVE_COMPARE64_IN_PLACE,
+        (Strategy::Native | Strategy::NativeMin, _, _) => cov::NATIVE_COMPARE32,
         (Strategy::Bool16, 2, 16) => cov::BOOL16_COMPARE16,
         (Strategy::Bool16, _, _) => cov::BOOL16_COMPARE_NARROWED,
         (Strategy::Bool32, 2, _) => cov::BOOL32_COMPARE16_SIGN_EXTENDED,
@@ -347,6 +364,12 @@ impl Lower<'_> {
             // width is read as if it were this one, without converting.
             return view(loc, Self::bool_ty(width));
         }
+        if width == 16 && self.strategy == Strategy::NativeMin {
+            // The low word of each dword is where a 16-bit boolean lives:
+            // read it in place (truncating a sign extension is exact).
+            hit(cov::NATIVE_MIN_DOWNCAST);
+            return view(loc, RegType::W);
+        }
         let t = self.new_loc(4);
         if width == 32 {
             hit(cov::NATIVE_WIDEN);
@@ -496,15 +519,15 @@ impl Lower<'_> {
             return;
         }
         let width = match self.strategy {
-            Strategy::Native => self.bool_width[d.0 as usize],
+            Strategy::Native | Strategy::NativeMin => self.bool_width[d.0 as usize],
             Strategy::Bool16 => 16,
             Strategy::Bool32 | Strategy::Flag => 32,
         };
         hit(match (self.strategy, width) {
             (Strategy::Bool32, _) => cov::BOOL32_LOGIC,
             (Strategy::Bool16, _) => cov::BOOL16_LOGIC,
-            (Strategy::Native, 16) => cov::NATIVE_LOGIC16,
-            (Strategy::Native, _) => cov::NATIVE_LOGIC32,
+            (Strategy::Native | Strategy::NativeMin, 16) => cov::NATIVE_LOGIC16,
+            (Strategy::Native | Strategy::NativeMin, _) => cov::NATIVE_LOGIC32,
             (Strategy::Flag, _) => cov::FLAG_LOGIC_GRF,
         });
         let ty = Self::bool_ty(width);

@@ -38,6 +38,9 @@ crate::points! {
     NATIVE_WIDEN = "lowering/native/bool-widen-16-to-32",
     /// native: a 32-bit boolean narrowed to its low word for a 16-bit use.
     NATIVE_NARROW = "lowering/native/bool-narrow-32-to-16",
+    /// native-min: a 32-bit boolean read in place as its low word (a
+    /// strided down-cast) where it meets a 16-bit one.
+    NATIVE_MIN_DOWNCAST = "lowering/native-min/bool-downcast-in-place",
 
     // Conditions of IF and bcsel.
     /// The condition already lives in a flag subregister: used as the predicate as is.

@@ -22,6 +22,7 @@ fn name(s: Strategy) -> &'static str {
         Strategy::Bool16 => "bool16",
         Strategy::Native => "native",
         Strategy::Flag => "flag",
+        Strategy::NativeMin => "native-min",
     }
 }
 
@@ -37,7 +38,9 @@ fn check(hits: &Hits, s: Strategy, want: &[Point]) {
             hits.keys()
         );
     }
-    for other in Strategy::ALL.into_iter().filter(|&o| o != s) {
+    // native-min shares native's points and adds its own.
+    let shares = |o: Strategy| s == Strategy::NativeMin && o == Strategy::Native;
+    for other in Strategy::ALL.into_iter().filter(|&o| o != s && !shares(o)) {
         let prefix = format!("lowering/{}/", name(other));
         assert!(
             !hits.keys().any(|k| k.starts_with(&prefix)),
@@ -66,7 +69,7 @@ fn comparisons_and_boolean_logic_follow_the_strategy() {
         cov::CONST_BYTE,
         cov::IO_STORE_BOOL,
     ];
-    let cases: [(Strategy, &[Point]); 4] = [
+    let cases: [(Strategy, &[Point]); 5] = [
         (
             Strategy::Bool32,
             &[
@@ -95,6 +98,19 @@ fn comparisons_and_boolean_logic_follow_the_strategy() {
                 cov::NATIVE_NARROW,
                 cov::NATIVE_LOGIC16,
                 cov::NATIVE_LOGIC32,
+                cov::COND_RETEST,
+            ],
+        ),
+        (
+            // Where a 16-bit boolean meets a 32-bit one, native-min reads
+            // the wider one's low word in place instead of narrowing it.
+            Strategy::NativeMin,
+            &[
+                cov::NATIVE_COMPARE16,
+                cov::NATIVE_COMPARE32,
+                cov::NATIVE_COMPARE64_IN_PLACE,
+                cov::NATIVE_MIN_DOWNCAST,
+                cov::NATIVE_LOGIC16,
                 cov::COND_RETEST,
             ],
         ),
@@ -128,12 +144,16 @@ fn boolean_phis_and_b2x_keep_the_strategy_width() {
         let hits = lowered(LOOP_PHI, s, 16);
         let mut want = vec![cov::PHI_BOOL, cov::BOOL_IEQ, cov::TRUNC_PHI_COPY];
         want.push(match s {
-            Strategy::Bool16 | Strategy::Native => cov::B2X_FROM_BOOL16,
+            Strategy::Bool16 | Strategy::Native | Strategy::NativeMin => cov::B2X_FROM_BOOL16,
             Strategy::Bool32 | Strategy::Flag => cov::B2X_FROM_BOOL32,
         });
         if s == Strategy::Native {
             // %12 (16-bit) meets a 64-bit compare; %13 (32-bit) a 16-bit iand.
             want.extend([cov::NATIVE_NARROW, cov::NATIVE_WIDEN]);
+        }
+        if s == Strategy::NativeMin {
+            // Both meetings happen at 16 bits: %13 is read in place.
+            want.push(cov::NATIVE_MIN_DOWNCAST);
         }
         if s == Strategy::Flag {
             want.extend([cov::FLAG_COMPARE_IN_GRF, cov::FLAG_COMPARE_INTO_FLAG]);

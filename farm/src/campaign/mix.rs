@@ -1,9 +1,9 @@
 //! Which configs each case runs under.
 //!
 //! Default mix (chosen for bugs found per second): every case runs under all
-//! four boolean strategies, each with all passes and with one random pass
+//! five boolean strategies, each with all passes and with one random pass
 //! subset drawn from the case's seed (so every pass is also tested alone and
-//! in odd company), at one SIMD width drawn from the case's seed. That is 8
+//! in odd company), at one SIMD width drawn from the case's seed. That is 10
 //! config-runs per case sharing one generation and one oracle run: the
 //! oracle and the generator are paid once, and the strategies and pass
 //! subsets cross-check each other on the same program.
@@ -96,7 +96,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn default_mix_is_eight_configs_at_one_width() {
+    fn default_mix_is_two_configs_per_strategy_at_one_width() {
         let m = Mix {
             strategies: Strategy::ALL.to_vec(),
             passes: PassChoice::Mix,
@@ -104,7 +104,8 @@ mod tests {
             bugs: BugSet::NONE,
         };
         let c = m.configs(7);
-        assert_eq!(c.len(), 8);
+        // All passes and one random subset, under each of the 5 strategies.
+        assert_eq!(c.len(), 10);
         assert!(c.iter().all(|x| x.simd == c[0].simd));
         assert_eq!(c[0].passes, PassSet::all());
         assert_eq!(m.configs(7), c, "deterministic");

@@ -37,7 +37,7 @@ pub struct Args {
     #[arg(long, default_value = "farm-out")]
     out: PathBuf,
     /// Strategies, comma-separated.
-    #[arg(long, value_delimiter = ',', default_value = "bool32,bool16,native,flag", value_parser = |s: &str| s.parse::<Strategy>())]
+    #[arg(long, value_delimiter = ',', default_value = "bool32,bool16,native,flag,native-min", value_parser = |s: &str| s.parse::<Strategy>())]
     strategies: Vec<Strategy>,
     /// Pass sets: mix (all + one random subset per case), all, none, random, or a pass list.
     #[arg(long, default_value = "mix", value_parser = |s: &str| PassChoice::parse(s))]
