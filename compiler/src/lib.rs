@@ -22,7 +22,7 @@ pub mod vir;
 
 pub use bugs::{Bug, BugInfo, BugSet, BUGS};
 pub use options::{CompileOptions, Strategy};
-pub use passes::{BitfieldMode, IrCtx, PassCtx, PassInfo, PassSet, Stage, PASSES};
+pub use passes::{BitfieldMode, BoolCleanupMode, IrCtx, PassCtx, PassInfo, PassSet, Stage, PASSES};
 pub use stage::StageId;
 pub use stats::StaticStats;
 pub use vir::VProgram;
@@ -160,6 +160,7 @@ pub fn compile_with_hook(
         simd: opts.simd,
         bugs: opts.bugs,
         bitfield: opts.passes.bitfield,
+        bool_cleanup: opts.passes.bool_cleanup,
     };
     observer.begin(StageId::Lowering);
     let mut v = lower::lower(&p, opts)?;

@@ -37,6 +37,20 @@ pub enum BitfieldMode {
     Expand,
 }
 
+/// How `eu:bool-cleanup` combines booleans of different widths (seed 000).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum BoolCleanupMode {
+    /// Combine only booleans of one width (every operand rewritten to its
+    /// 16-bit original): canonical where sizes meet.
+    #[default]
+    Canonical,
+    /// Also combine a 16-bit original with booleans (or values) of another
+    /// width, leaving the instruction's operands mixed W and D: the form the
+    /// thread argued the hardware handles, by sign-extending the W source to
+    /// the D execution type.
+    Mixed,
+}
+
 /// What a pass knows about the compile it is part of.
 #[derive(Clone, Copy, Debug)]
 pub struct PassCtx {
@@ -48,6 +62,8 @@ pub struct PassCtx {
     pub bugs: BugSet,
     /// The bitfield pass's mode.
     pub bitfield: BitfieldMode,
+    /// The bool-cleanup pass's mode.
+    pub bool_cleanup: BoolCleanupMode,
 }
 
 /// What an IR pass knows about the compile: only what may change the IR
@@ -121,13 +137,16 @@ pub static PASSES: &[PassInfo] = &[
 
 /// A set of passes, parsed from `all`, `none`, `cse,dce` or `all,-cmod-prop`.
 /// A bare name (`dce`) selects that pass at every stage; `ir:dce` or
-/// `eu:dce` selects one. `bitfield=native` / `bitfield=expand` turns the
-/// bitfield pass on in that mode.
+/// `eu:dce` selects one. `bitfield=native` / `bitfield=expand` and
+/// `bool-cleanup=canonical` / `bool-cleanup=mixed` turn that pass on in
+/// that mode.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct PassSet {
     on: Vec<bool>,
     /// The bitfield pass's mode.
     pub bitfield: BitfieldMode,
+    /// The bool-cleanup pass's mode.
+    pub bool_cleanup: BoolCleanupMode,
 }
 
 impl PassSet {
@@ -136,6 +155,7 @@ impl PassSet {
         PassSet {
             on: vec![true; PASSES.len()],
             bitfield: BitfieldMode::Native,
+            bool_cleanup: BoolCleanupMode::Canonical,
         }
     }
 
@@ -144,6 +164,7 @@ impl PassSet {
         PassSet {
             on: vec![false; PASSES.len()],
             bitfield: BitfieldMode::Native,
+            bool_cleanup: BoolCleanupMode::Canonical,
         }
     }
 
@@ -190,6 +211,16 @@ impl PassSet {
                 "all" if k == 0 => set = PassSet::all(),
                 "none" if k == 0 => set = PassSet::none(),
                 "all" | "none" => return Err(format!("`{item}` may only come first in `{text}`")),
+                "bool-cleanup=canonical" | "bool-cleanup=mixed" => {
+                    set.bool_cleanup = if item.ends_with("mixed") {
+                        BoolCleanupMode::Mixed
+                    } else {
+                        BoolCleanupMode::Canonical
+                    };
+                    for i in PassSet::matching("bool-cleanup")? {
+                        set.on[i] = true;
+                    }
+                }
                 "bitfield=native" | "bitfield=expand" => {
                     set.bitfield = if item.ends_with("expand") {
                         BitfieldMode::Expand
@@ -218,32 +249,44 @@ impl PassSet {
 impl fmt::Display for PassSet {
     /// The canonical text: `all`, `none`, or the full names that are on.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // The mode only matters (and is only printed) when the pass is on.
-        let bitfield_on = PASSES
-            .iter()
-            .zip(&self.on)
-            .any(|(p, &on)| on && p.name == "bitfield");
-        let expand = if self.bitfield == BitfieldMode::Expand && bitfield_on {
-            ",bitfield=expand"
-        } else {
-            ""
+        // A mode only matters (and is only printed) when its pass is on; the
+        // mode's item turns the pass on, so the pass's name is not repeated.
+        let on = |name: &str| {
+            PASSES
+                .iter()
+                .zip(&self.on)
+                .any(|(p, &on)| on && p.name == name)
         };
+        let modes: Vec<(&str, &str)> = [
+            (
+                "bitfield",
+                (self.bitfield == BitfieldMode::Expand).then_some("bitfield=expand"),
+            ),
+            (
+                "bool-cleanup",
+                (self.bool_cleanup == BoolCleanupMode::Mixed).then_some("bool-cleanup=mixed"),
+            ),
+        ]
+        .into_iter()
+        .filter_map(|(n, m)| m.filter(|_| on(n)).map(|m| (n, m)))
+        .collect();
+        let suffix: String = modes.iter().map(|(_, m)| format!(",{m}")).collect();
         if self.on.iter().all(|&b| b) {
-            return write!(f, "all{expand}");
+            return write!(f, "all{suffix}");
         }
         if self.on.iter().all(|&b| !b) {
             return f.write_str("none");
         }
         let names: Vec<String> = self
             .iter()
-            .filter(|(_, p)| !(p.name == "bitfield" && self.bitfield == BitfieldMode::Expand))
+            .filter(|(_, p)| !modes.iter().any(|(n, _)| *n == p.name))
             .map(|(_, p)| p.full_name())
             .collect();
         if names.is_empty() {
-            // Only the bitfield pass, in expand mode.
-            return f.write_str(expand.trim_start_matches(','));
+            // Only passes in a non-default mode.
+            return f.write_str(suffix.trim_start_matches(','));
         }
-        write!(f, "{}{expand}", names.join(","))
+        write!(f, "{}{suffix}", names.join(","))
     }
 }
 
@@ -288,6 +331,13 @@ mod tests {
         assert_eq!(PassSet::parse(&s.to_string()).unwrap(), s);
         let s = PassSet::parse("bitfield=expand,dce").unwrap();
         assert_eq!(s.to_string(), "ir:dce,eu:dce,bitfield=expand");
+        assert_eq!(PassSet::parse(&s.to_string()).unwrap(), s);
+        let s = PassSet::parse("all,bool-cleanup=mixed,bitfield=expand").unwrap();
+        assert_eq!(s.to_string(), "all,bitfield=expand,bool-cleanup=mixed");
+        assert_eq!(PassSet::parse(&s.to_string()).unwrap(), s);
+        let s = PassSet::parse("bool-cleanup=mixed,eu:dce").unwrap();
+        assert_eq!(s.to_string(), "eu:dce,bool-cleanup=mixed");
+        assert_eq!(s.bool_cleanup, BoolCleanupMode::Mixed);
         assert_eq!(PassSet::parse(&s.to_string()).unwrap(), s);
     }
 

@@ -12,7 +12,8 @@ pub fn splitmix(x: u64) -> u64 {
 }
 
 /// A random pass subset from the bits of `r`: pass i is on when bit i is
-/// set (never empty); bit 63 picks `bitfield=expand` when ir:bitfield is on.
+/// set (never empty); bit 63 picks `bitfield=expand` when ir:bitfield is on,
+/// bit 62 `bool-cleanup=mixed` when eu:bool-cleanup is.
 pub fn random_passes(r: u64) -> PassSet {
     let mut text = Vec::new();
     for (i, p) in PASSES.iter().enumerate() {
@@ -25,6 +26,9 @@ pub fn random_passes(r: u64) -> PassSet {
     }
     if (r >> 63) & 1 == 1 && text.iter().any(|t| t == "ir:bitfield") {
         text.push("bitfield=expand".into());
+    }
+    if (r >> 62) & 1 == 1 && text.iter().any(|t| t == "eu:bool-cleanup") {
+        text.push("bool-cleanup=mixed".into());
     }
     PassSet::parse(&text.join(",")).expect("table names parse")
 }

@@ -77,6 +77,15 @@
 //!    (NOT included: `~` of a boolean is a boolean) and its 0 / -1 result is
 //!    sign-extended into the 32-bit destination, bit for bit what it was.
 //!
+//! 5. **Mixed** (only with `bool-cleanup=mixed`, seed 000's open question):
+//!    a combine (AND, OR, XOR, NOT, predicated SEL without source
+//!    modifiers; no `.sat`; a D/UD destination) whose other operands are
+//!    not all widened booleans keeps them as they are and reads N as W: the
+//!    execution type is D, and the hardware converts the W source to it by
+//!    sign extension, which gives back X exactly, whatever the other
+//!    operands hold. This is the form the thread argued for; the simulator
+//!    decides whether the conversion holds (EU-MODEL §1.6, ISA.md §4).
+//!
 //! # Refusals
 //! A widening MOV stays when any reader of X is none of the above: a
 //! combine that also reads a boolean of another width (a native D CMP, the
@@ -376,6 +385,7 @@ fn rewrite(
     cands: &[Cand],
     alive: &[bool],
     machine: &MachineConfig,
+    mixed: bool,
 ) -> Result<(Instruction, Point), Refusal> {
     if r.msg.is_some() || r.op.is_cf() || !r.op.has_dst() {
         return Err(Some(cov::REFUSE_READER_SEND));
@@ -460,7 +470,26 @@ fn rewrite(
             if r.sat || !matches!(r.dst.ty, RegType::D | RegType::UD) {
                 return Err(Some(cov::REFUSE_COMBINE_SHAPE));
             }
-            for (k, s) in r.srcs.iter().enumerate() {
+            let all_wide = r
+                .srcs
+                .iter()
+                .enumerate()
+                .all(|(k, s)| wide.contains(&k) || matches!(s.kind, SrcKind::Imm(_)));
+            if mixed && !all_wide {
+                // 5. mixed (bool-cleanup=mixed): the other operands stay
+                // as they are; the W source meets D ones, and the
+                // execution type D sign-extends it back to X's value.
+                if r.op == Opcode::Sel && r.srcs.iter().any(|s| s.neg || s.abs) {
+                    return Err(Some(cov::REFUSE_COMBINE_SEL_MODIFIER));
+                }
+                point = cov::REWRITE_COMBINE_MIXED;
+            }
+            for (k, s) in r
+                .srcs
+                .iter()
+                .enumerate()
+                .filter(|_| point != cov::REWRITE_COMBINE_MIXED)
+            {
                 match s.kind {
                     SrcKind::Grf { .. } if wide.contains(&k) => {}
                     SrcKind::Imm(v)
@@ -475,7 +504,9 @@ fn rewrite(
                     return Err(Some(cov::REFUSE_COMBINE_SEL_MODIFIER));
                 }
             }
-            point = cov::REWRITE_COMBINE;
+            if point != cov::REWRITE_COMBINE_MIXED {
+                point = cov::REWRITE_COMBINE;
+            }
         } else {
             return Err(Some(cov::REFUSE_ARITHMETIC));
         }
@@ -515,6 +546,7 @@ fn rewrite(
 
 /// Runs the pass; returns whether it changed the program.
 pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
+    let mixed = ctx.bool_cleanup == crate::passes::BoolCleanupMode::Mixed;
     let Ok(cfg) = Cfg::build(&p.insts) else {
         return false;
     };
@@ -596,7 +628,7 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
                     if !cand.reach[r] {
                         Some(Some(cov::REFUSE_OUT_OF_REACH))
                     } else {
-                        rewrite(&p.insts[r], &cands, &alive, &machine).err()
+                        rewrite(&p.insts[r], &cands, &alive, &machine, mixed).err()
                     }
                 })
             };
@@ -625,7 +657,7 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
     readers.dedup();
     let mut changed = false;
     for r in readers {
-        if let Ok((new, point)) = rewrite(&p.insts[r], &cands, &alive, &machine) {
+        if let Ok((new, point)) = rewrite(&p.insts[r], &cands, &alive, &machine, mixed) {
             hit(point);
             p.insts[r] = new;
             changed = true;

@@ -65,4 +65,7 @@ crate::points! {
     REWRITE_FULL_VALUE = "eu:bool-cleanup/rewrite/full-value",
     /// An AND/OR/XOR/NOT or predicated SEL of widened booleans done on W.
     REWRITE_COMBINE = "eu:bool-cleanup/rewrite/combine",
+    /// `bool-cleanup=mixed`: a combine reading N as W next to operands of
+    /// another width, which stay.
+    REWRITE_COMBINE_MIXED = "eu:bool-cleanup/rewrite/combine-mixed-widths",
 }

@@ -223,6 +223,46 @@ fn refuses_mixed_widths_and_ties_movs_together() {
     refused(&format!("{HEAD}cmp.l.f0.0(8) g4<2>W g3<16,8,2>W 5W\nmov(8) g5<1>D g4<16,8,2>W\ncmp.g.f0.0(8) g6<2>W g3<16,8,2>W -3W\nmov(8) g7<1>D g6<16,8,2>W\nand(8) g8<1>D g5<8,8,1>D g7<8,8,1>D\nadd(8) g9<1>D g7<8,8,1>D g8<8,8,1>D\nsend(8) null g2 g9 st.b32 {{ align1 1Q EOT }};"), 9);
 }
 
+/// The pass in `bool-cleanup=mixed` mode.
+fn run_mixed(p: &mut VProgram, ctx: &PassCtx) -> bool {
+    run(
+        p,
+        &PassCtx {
+            bool_cleanup: crate::passes::BoolCleanupMode::Mixed,
+            ..*ctx
+        },
+    )
+}
+
+#[test]
+fn mixed_mode_combines_across_widths_and_the_simulator_agrees() {
+    // The AND canonical mode refuses (a 16-bit boolean meets a 32-bit CMP
+    // result) reads N as W next to the D operand: the execution type is D,
+    // the W source is sign-extended back to X, and check_preserves runs
+    // both programs on the simulator over 11 lanes. DCE then removes the
+    // widening MOV.
+    let cmp = "cmp.l.f0.0(8) g4<2>W g3<16,8,2>W 5W\nmov(8) g5<1>D g4<16,8,2>W\ncmp.ge.f0.0(8) g6<1>D g2<8,8,1>D 16D\n";
+    let end = "send(8) null g2 g7 st.b32 { align1 1Q EOT };";
+    let text = format!("{HEAD}{cmp}and(8) g7<1>D g5<8,8,1>D g6<8,8,1>D\n{end}");
+    let p = vprog(8, &text, &vg(7));
+    let rec = crate::coverage::Recording::start();
+    let q = check_preserves(&p, run_mixed, 11, &input);
+    let hits = rec.finish();
+    assert!(hits.contains_key(cov::REWRITE_COMBINE_MIXED.name()));
+    let want = format!("{HEAD}{cmp}and(8) g7<1>D g4<16,8,2>W g6<8,8,1>D\n{end}");
+    assert_eq!(q.text_compact(), canon(&want));
+    let mut r = q.clone();
+    apply(&mut r, crate::brw::dce::run);
+    assert_eq!(
+        r.text_compact(),
+        canon(&want.replace("mov(8) g5<1>D g4<16,8,2>W\n", ""))
+    );
+    // A predicated SEL with a negated operand stays refused.
+    let sel = format!("{HEAD}{cmp}(+f0.0) sel(8) g7<1>D g5<8,8,1>D -g6<8,8,1>D\n{end}");
+    let mut s = vprog(8, &sel, &vg(7));
+    assert!(!run_mixed(&mut s, &crate::brw::testutil::ctx(8)));
+}
+
 #[test]
 fn refuses_what_is_not_exact() {
     let cmp = "cmp.l.f0.0(8) g4<2>W g3<16,8,2>W 5W\n";

@@ -35,6 +35,7 @@ pub fn ctx(simd: u32) -> PassCtx {
         simd,
         bugs: crate::bugs::BugSet::NONE,
         bitfield: crate::passes::BitfieldMode::Native,
+        bool_cleanup: crate::passes::BoolCleanupMode::Canonical,
     }
 }
 
