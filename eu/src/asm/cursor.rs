@@ -89,6 +89,20 @@ impl Cur {
         }
     }
 
+    /// Eats `t` if the text continues with it.
+    pub(super) fn eat_str(&mut self, t: &str) -> bool {
+        if t.is_empty() {
+            return false;
+        }
+        let chars: Vec<char> = t.chars().collect();
+        if self.s[self.pos..].starts_with(&chars) {
+            self.pos += chars.len();
+            true
+        } else {
+            false
+        }
+    }
+
     pub(super) fn expect(&mut self, ch: char, what: &str) -> PResult<()> {
         if self.eat(ch) {
             Ok(())

@@ -2,6 +2,7 @@
 
 mod cursor;
 mod parse;
+mod parse_send;
 mod print;
 mod print_compact;
 mod send;
