@@ -91,6 +91,18 @@ pub fn instr_text(i: &Instr) -> String {
     s
 }
 
+/// Whether `i` is an I/O intrinsic with a NIR spelling: its slot is
+/// declared and it has its sources (else it prints as `slot=N`).
+fn nir_io(p: &Program, i: &Instr) -> bool {
+    let slots = match i.op {
+        Op::LoadInput => &p.inputs,
+        Op::LoadUniform => &p.uniforms,
+        Op::StoreOutput => &p.outputs,
+        _ => return false,
+    };
+    (i.imm as usize) < slots.len() && i.srcs.len() == i.op.info().sig.num_srcs()
+}
+
 fn each_if_cond(list: &[CfNode], f: &mut impl FnMut(ValueId)) {
     for n in list {
         match n {
@@ -201,7 +213,7 @@ impl<'a> Printer<'a> {
                 ph.srcs.iter().for_each(|(_, v)| name(*v));
             }
             for i in &b.instrs {
-                has_io |= i.op.has_slot();
+                has_io |= nir_io(p, i);
                 i.dest.iter().for_each(|d| name(d.id));
                 i.srcs.iter().for_each(|v| name(*v));
             }
@@ -623,6 +635,21 @@ impl<'a> Printer<'a> {
                     .map(|(k, v)| self.src(*v, nir::src_type(i.op, k, slot)))
                     .collect();
                 let _ = write!(s, "{} {}", nir::nir_name(i.op, bits), srcs.join(", "));
+            }
+            OpClass::Subgroup | OpClass::Io
+                if i.op.has_slot()
+                    && (slot.is_none() || i.srcs.len() != i.op.info().sig.num_srcs()) =>
+            {
+                // An invalid program (an undeclared slot, a wrong source
+                // count) has no NIR form: our older spelling keeps it exactly.
+                let srcs: Vec<String> = i.srcs.iter().map(|v| v.to_string()).collect();
+                let _ = write!(
+                    s,
+                    "@{} ({}) (slot={})",
+                    nir::nir_name(i.op, bits),
+                    srcs.join(", "),
+                    i.imm
+                );
             }
             OpClass::Subgroup | OpClass::Io => {
                 let _ = write!(s, "@{}", nir::nir_name(i.op, bits));

@@ -305,3 +305,28 @@ fn garbage_never_panics() {
         }
     }
 }
+
+/// Programs the validator rejects still print and read back exactly: an I/O
+/// op on an undeclared slot or with the wrong source count keeps the older
+/// `slot=N` spelling (NIR has no form for it), and no offset constant is
+/// made up for it.
+#[test]
+fn invalid_io_round_trips_in_the_older_spelling() {
+    for text in [
+        "shader: t\ndecl_output 0 i32\nimpl main {\n\tblock b0:\n\t@store_output () (slot=0)\n}\n",
+        "shader: t\nimpl main {\n\tblock b0:\n\t32 %0 = @load_input () (slot=3)\n}\n",
+        "shader: t\ndecl_input 0 i32\ndecl_output 0 i32\nimpl main {\n\tblock b0:\n\t32 %0 = @load_input () (slot=0)\n\t@store_output (%0, %0) (slot=0)\n}\n",
+    ] {
+        let c = parse_case(text).unwrap();
+        let printed = print_case(&c);
+        assert!(printed.contains("(slot="), "{printed}");
+        // An offset constant only where an I/O op has its NIR spelling.
+        assert_eq!(
+            printed.contains("load_const"),
+            printed.contains("base="),
+            "{printed}"
+        );
+        assert_eq!(parse_case(&printed).unwrap(), c, "{printed}");
+        assert_eq!(print_case(&parse_case(&printed).unwrap()), printed);
+    }
+}

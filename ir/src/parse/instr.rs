@@ -178,7 +178,12 @@ pub(super) fn instr_line(c: &mut Cur, decls: &Decls) -> PResult<Stmt> {
                 groups.push((at, c.paren_group()?));
             }
             let want = op.info().sig.num_srcs();
-            if op.has_slot() && srcs.len() == want + 1 {
+            // Our older spelling names the slot (`slot=N`) and has no offset;
+            // NIR's names `base=N` and ends its sources with the offset.
+            let nir_spelling = groups
+                .last()
+                .is_some_and(|(_, idx)| !idx.split(',').any(|i| i.trim().starts_with("slot=")));
+            if op.has_slot() && nir_spelling && srcs.len() == want + 1 {
                 // NIR's spelling: the last source is the offset.
                 let at = offset_at.unwrap_or(0);
                 let value = srcs.pop().expect("counted above");
