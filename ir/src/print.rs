@@ -566,11 +566,6 @@ impl<'a> Printer<'a> {
         let block_length = 7 + count_digits(id) + 1;
         let pred_padding = self.padding_for_no_dest.saturating_sub(block_length);
         let _ = writeln!(self.out, "{:pred_padding$}// preds: {preds}", "");
-        if let Some(off) = self.offset.filter(|_| offset_here) {
-            self.indent(tabs);
-            let def = self.def(32, off);
-            let _ = writeln!(self.out, "{def} = load_const (0x00000000)");
-        }
         for ph in &b.phis {
             self.indent(tabs);
             let srcs: Vec<String> = ph
@@ -585,6 +580,12 @@ impl<'a> Printer<'a> {
             );
             self.out.push_str(&line);
             self.out.push('\n');
+        }
+        // After the phis: the entry block of an invalid program may have some.
+        if let Some(off) = self.offset.filter(|_| offset_here) {
+            self.indent(tabs);
+            let def = self.def(32, off);
+            let _ = writeln!(self.out, "{def} = load_const (0x00000000)");
         }
         for i in &b.instrs {
             self.indent(tabs);
