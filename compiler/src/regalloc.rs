@@ -140,10 +140,10 @@ fn hazard_hints(
     iv: &mut [Option<(usize, usize)>],
     bugs: BugSet,
 ) -> Vec<Option<usize>> {
-    let mut hints = vec![None; iv.len()];
     if bugs == BugSet::NONE {
-        return hints;
+        return Vec::new();
     }
+    let mut hints = vec![None; iv.len()];
     // Injected bug (BUGS.md: regalloc-compressed-hazard): brw's intervals
     // let a destination reuse a source that dies at the instruction, and
     // only the explicit interference of has_source_and_destination_hazard

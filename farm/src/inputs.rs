@@ -17,7 +17,13 @@ use std::path::Path;
 pub fn read_case(path: &Path) -> Result<Case> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let case = ir::parse_case(&text)
+    case_from_text(path, &text)
+}
+
+/// Parses and validates the text of the `.sir` file `path`; errors name
+/// file:line:col.
+pub fn case_from_text(path: &Path, text: &str) -> Result<Case> {
+    let case = ir::parse_case(text)
         .map_err(|e| anyhow::anyhow!("{}", e.in_file(&path.display().to_string())))?;
     ir::validate(&case.program)
         .map_err(|e| anyhow::anyhow!("{}: invalid program: {e}", path.display()))?;

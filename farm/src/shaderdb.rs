@@ -36,6 +36,22 @@ pub struct ShaderStats {
     pub registers: u64,
 }
 
+impl ShaderStats {
+    /// The statistics of a compile (the model never spills: a program that
+    /// would is a compile failure).
+    pub fn of(c: &compiler::Compiled) -> ShaderStats {
+        ShaderStats {
+            instructions: c.stats.instructions.into(),
+            loops: c.stats.loops.into(),
+            cycles: c.stats.cycles.into(),
+            spills: 0,
+            fills: 0,
+            sends: c.stats.sends.into(),
+            registers: compiler::regalloc::register_pressure(&c.virt).into(),
+        }
+    }
+}
+
 /// The log line of one shader: `app` names it, `stage` is `CS SIMD8` and
 /// the like.
 pub fn log_line(app: &str, stage: &str, s: &ShaderStats) -> String {

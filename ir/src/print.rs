@@ -103,20 +103,6 @@ fn nir_io(p: &Program, i: &Instr) -> bool {
     (i.imm as usize) < slots.len() && i.srcs.len() == i.op.info().sig.num_srcs()
 }
 
-fn each_if_cond(list: &[CfNode], f: &mut impl FnMut(ValueId)) {
-    for n in list {
-        match n {
-            CfNode::Block(_) => {}
-            CfNode::If(i) => {
-                f(i.cond);
-                each_if_cond(&i.then_body, f);
-                each_if_cond(&i.else_body, f);
-            }
-            CfNode::Loop(l) => each_if_cond(&l.body, f),
-        }
-    }
-}
-
 fn count_digits(n: usize) -> usize {
     n.to_string().len()
 }
@@ -208,17 +194,13 @@ impl<'a> Printer<'a> {
             named[i] = true;
         };
         p.for_each_block(&mut |b| {
-            for ph in &b.phis {
-                name(ph.dest.id);
-                ph.srcs.iter().for_each(|(_, v)| name(*v));
-            }
+            b.phis.iter().for_each(|ph| name(ph.dest.id));
             for i in &b.instrs {
                 has_io |= nir_io(p, i);
                 i.dest.iter().for_each(|d| name(d.id));
-                i.srcs.iter().for_each(|v| name(*v));
             }
         });
-        each_if_cond(&p.body, &mut name);
+        p.for_each_use(&mut name);
         // The offset constant takes the first number the program leaves
         // free (one past the last value, for the generator's dense numbers).
         let offset =

@@ -164,6 +164,28 @@ impl Program {
         walk(&mut self.body, f)
     }
 
+    /// Calls `f` on every value the program reads: phi sources, instruction
+    /// sources and `if` conditions, in program order.
+    pub fn for_each_use(&self, f: &mut impl FnMut(ValueId)) {
+        fn walk(list: &[CfNode], f: &mut impl FnMut(ValueId)) {
+            for n in list {
+                match n {
+                    CfNode::Block(b) => {
+                        b.phis.iter().flat_map(|p| &p.srcs).for_each(|(_, v)| f(*v));
+                        b.instrs.iter().flat_map(|i| &i.srcs).for_each(|v| f(*v));
+                    }
+                    CfNode::If(i) => {
+                        f(i.cond);
+                        walk(&i.then_body, f);
+                        walk(&i.else_body, f);
+                    }
+                    CfNode::Loop(l) => walk(&l.body, f),
+                }
+            }
+        }
+        walk(&self.body, f)
+    }
+
     /// The number of instructions (phis included, jumps excluded).
     pub fn num_instrs(&self) -> usize {
         let mut n = 0;

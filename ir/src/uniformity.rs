@@ -37,11 +37,10 @@ impl Uniformity {
     }
 }
 
+/// One loop's jumps, by its index in `Uniformity::loops`.
 struct LoopState {
     divergent_break: bool,
     divergent_continue: bool,
-    /// The loop's index in `Uniformity::loops`.
-    index: usize,
 }
 
 struct Walk<'a> {
@@ -72,10 +71,9 @@ pub fn analyze(p: &Program) -> Uniformity {
         def_loop,
         loop_parent,
         loop_state: (0..n)
-            .map(|index| LoopState {
+            .map(|_| LoopState {
                 divergent_break: false,
                 divergent_continue: false,
-                index,
             })
             .collect(),
         changed: true,
@@ -197,9 +195,8 @@ impl Walk<'_> {
                     self.list_from(&l.body, divergent || loop_div, false, &inner, cont);
                     let s = &self.loop_state[me];
                     let now = s.divergent_break || s.divergent_continue;
-                    let index = s.index;
                     if now {
-                        Self::set(&mut self.u.loops[index], &mut self.changed);
+                        Self::set(&mut self.u.loops[me], &mut self.changed);
                     }
                     join = self.loop_state[me].divergent_break;
                 }

@@ -37,15 +37,14 @@ pub(crate) fn bool_widths(p: &Program, strategy: Strategy) -> Vec<u8> {
     let min = strategy == Strategy::NativeMin;
     // Where booleans meet: the first operand's width, or (native-min) the
     // smallest nonzero width among them.
-    let meet = |w: &[u8], vals: &[ValueId]| -> u8 {
+    let meet = |w: &[u8], vals: &mut dyn Iterator<Item = ValueId>| -> u8 {
         if min {
-            vals.iter()
-                .map(|v| w[v.0 as usize])
+            vals.map(|v| w[v.0 as usize])
                 .filter(|&x| x != 0)
                 .min()
                 .unwrap_or(0)
         } else {
-            vals.first().map_or(0, |v| w[v.0 as usize])
+            vals.next().map_or(0, |v| w[v.0 as usize])
         }
     };
     let mut w: Vec<u8> = bits
@@ -62,8 +61,7 @@ pub(crate) fn bool_widths(p: &Program, strategy: Strategy) -> Vec<u8> {
         p.for_each_block(&mut |b| {
             for phi in &b.phis {
                 if phi.dest.bits == 1 {
-                    let srcs: Vec<ValueId> = phi.srcs.iter().map(|&(_, s)| s).collect();
-                    let x = meet(&w, &srcs);
+                    let x = meet(&w, &mut phi.srcs.iter().map(|&(_, s)| s));
                     if x != 0 && w[phi.dest.id.0 as usize] != x {
                         w[phi.dest.id.0 as usize] = x;
                         changed = true;
@@ -77,9 +75,11 @@ pub(crate) fn bool_widths(p: &Program, strategy: Strategy) -> Vec<u8> {
                 }
                 let src_bits = i.srcs.first().map_or(0, |s| bits[s.0 as usize]);
                 let x = match i.op {
-                    Op::Iand | Op::Ior | Op::Ixor | Op::Inot => meet(&w, &i.srcs),
-                    Op::Ieq | Op::Ine if src_bits == 1 => meet(&w, &i.srcs),
-                    Op::Bcsel => meet(&w, &i.srcs[1..]),
+                    Op::Iand | Op::Ior | Op::Ixor | Op::Inot => {
+                        meet(&w, &mut i.srcs.iter().copied())
+                    }
+                    Op::Ieq | Op::Ine if src_bits == 1 => meet(&w, &mut i.srcs.iter().copied()),
+                    Op::Bcsel => meet(&w, &mut i.srcs[1..].iter().copied()),
                     Op::ReadFirstInvocation | Op::ReadInvocation => w[i.srcs[0].0 as usize],
                     _ if src_bits > 1
                         && matches!(

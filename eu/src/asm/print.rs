@@ -27,6 +27,17 @@ pub fn print_program(p: &Program) -> String {
 
 /// Prints a program naming GRFs with `names`.
 pub fn print_program_named(p: &Program, names: RegNames) -> String {
+    with_labels(p, &|inst, label| disassemble(inst, label, names))
+}
+
+/// How branch targets are named in a listing.
+pub(super) type Labels<'a> = &'a dyn Fn(u32) -> String;
+
+/// The program's lines: each instruction as `line` writes it (with its
+/// newline), its branch targets named by `label` (`LABELn` in address
+/// order, `@N` outside the program), and a `LABELn:` line before each
+/// target.
+pub(super) fn with_labels(p: &Program, line: &dyn Fn(&Instruction, Labels) -> String) -> String {
     let mut targets: Vec<u32> = Vec::new();
     for i in &p.insts {
         targets.extend(i.jip);
@@ -50,7 +61,7 @@ pub fn print_program_named(p: &Program, names: RegNames) -> String {
         if let Some(k) = labels.get(&(idx as u32)) {
             let _ = writeln!(out, "LABEL{k}:");
         }
-        out.push_str(&disassemble(inst, &label, names));
+        out.push_str(&line(inst, &label));
     }
     if let Some(k) = labels.get(&(p.insts.len() as u32)) {
         let _ = writeln!(out, "LABEL{k}:");
@@ -88,7 +99,7 @@ impl Line {
 }
 
 /// One instruction, with its newline (a `send` takes two lines).
-fn disassemble(i: &Instruction, label: &dyn Fn(u32) -> String, names: RegNames) -> String {
+fn disassemble(i: &Instruction, label: Labels, names: RegNames) -> String {
     let mut l = Line {
         s: String::new(),
         col: 0,

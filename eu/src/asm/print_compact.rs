@@ -3,46 +3,16 @@
 //! and a `send` as `send(16) gDST gADDR ld.b32`. Error messages and the
 //! passes' golden tests use it; the parser reads it.
 
-use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use super::print::{head, qtr_name};
+use super::print::{head, qtr_name, with_labels, Labels};
 use crate::isa::{DstKind, Instruction, Message, Opcode, Program, Src, SrcKind};
 use crate::types::RegType;
 
 /// Print a whole program compactly; branch targets become `LABELn:` lines
 /// (numbered in address order).
 pub fn print_program_compact(p: &Program) -> String {
-    let mut targets: Vec<u32> = Vec::new();
-    for i in &p.insts {
-        targets.extend(i.jip);
-        targets.extend(i.uip);
-    }
-    targets.sort_unstable();
-    targets.dedup();
-    let labels: BTreeMap<u32, usize> = targets
-        .iter()
-        .copied()
-        .filter(|&t| t as usize <= p.insts.len())
-        .enumerate()
-        .map(|(k, t)| (t, k))
-        .collect();
-    let name = |t: u32| match labels.get(&t) {
-        Some(k) => format!("LABEL{k}"),
-        None => format!("@{t}"),
-    };
-    let mut out = String::new();
-    for (idx, inst) in p.insts.iter().enumerate() {
-        if let Some(k) = labels.get(&(idx as u32)) {
-            let _ = writeln!(out, "LABEL{k}:");
-        }
-        out.push_str(&format_inst(inst, &name));
-        out.push('\n');
-    }
-    if let Some(k) = labels.get(&(p.insts.len() as u32)) {
-        let _ = writeln!(out, "LABEL{k}:");
-    }
-    out
+    with_labels(p, &|inst, label| format_inst(inst, label) + "\n")
 }
 
 /// Print one instruction; branch targets are printed as `@index`.
@@ -50,7 +20,7 @@ pub fn print_instruction(i: &Instruction) -> String {
     format_inst(i, &|t| format!("@{t}"))
 }
 
-fn format_inst(i: &Instruction, label: &dyn Fn(u32) -> String) -> String {
+fn format_inst(i: &Instruction, label: Labels) -> String {
     let mut s = head(i, i.op.name());
     if i.op == Opcode::Nop {
         return s;

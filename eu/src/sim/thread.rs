@@ -292,9 +292,9 @@ impl<'a> Machine<'a> {
         // Pass by pass, as the hardware decodes a compressed instruction:
         // a later pass reads what an earlier one wrote.
         let pw = d.pass_width;
+        let mut out = [0u64; 32];
         for first in (0..d.exec).step_by(pw as usize) {
             let pass = en & (ones(pw) << first);
-            let mut out = [0u64; 32];
             let mut m = pass;
             while m != 0 {
                 let c = m.trailing_zeros() as usize;

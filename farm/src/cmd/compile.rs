@@ -137,15 +137,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
             }
             let s = &c.stats;
             // The shader-db line brw would log (see `farm stats`).
-            let stats = farm::shaderdb::ShaderStats {
-                instructions: s.instructions.into(),
-                loops: s.loops.into(),
-                cycles: s.cycles.into(),
-                spills: 0,
-                fills: 0,
-                sends: s.sends.into(),
-                registers: compiler::regalloc::register_pressure(&c.virt).into(),
-            };
+            let stats = farm::shaderdb::ShaderStats::of(c);
             let stage = format!("CS SIMD{}", config.simd);
             let _ = writeln!(
                 out,

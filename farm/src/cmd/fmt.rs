@@ -3,7 +3,7 @@
 //! the parser accepts: older `.sir` files, or real `NIR_DEBUG=print` output
 //! within the modelled subset.
 
-use crate::inputs::read_case;
+use crate::inputs::case_from_text;
 use anyhow::{Context, Result};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -29,7 +29,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
     for f in &a.files {
         let text =
             std::fs::read_to_string(f).with_context(|| format!("cannot read {}", f.display()))?;
-        let canonical = ir::print_case(&read_case(f)?);
+        let canonical = ir::print_case(&case_from_text(f, &text)?);
         cases.push((f, text, canonical));
     }
     let mut differ = false;

@@ -84,15 +84,7 @@ fn run_log(programs: &[(String, ir::Program)], config: &(Strategy, PassSet), nam
             match oracle::Session::run(p, &c, oracle::Capture::Stages).result {
                 Ok(c) => {
                     compiled += 1;
-                    let s = ShaderStats {
-                        instructions: c.stats.instructions.into(),
-                        loops: c.stats.loops.into(),
-                        cycles: c.stats.cycles.into(),
-                        spills: 0,
-                        fills: 0,
-                        sends: c.stats.sends.into(),
-                        registers: compiler::regalloc::register_pressure(&c.virt).into(),
-                    };
+                    let s = ShaderStats::of(&c);
                     log.push_str(&shaderdb::log_line(app, &format!("CS SIMD{simd}"), &s));
                     log.push('\n');
                 }

@@ -536,26 +536,7 @@ fn drop_offsets(program: &mut Program, offsets: &[OffsetSrc]) -> PResult<()> {
             *u = true;
         }
     };
-    fn walk(list: &[CfNode], mark: &mut impl FnMut(ValueId)) {
-        for n in list {
-            match n {
-                CfNode::Block(b) => {
-                    b.phis
-                        .iter()
-                        .flat_map(|p| &p.srcs)
-                        .for_each(|(_, v)| mark(*v));
-                    b.instrs.iter().flat_map(|i| &i.srcs).for_each(|v| mark(*v));
-                }
-                CfNode::If(i) => {
-                    mark(i.cond);
-                    walk(&i.then_body, mark);
-                    walk(&i.else_body, mark);
-                }
-                CfNode::Loop(l) => walk(&l.body, mark),
-            }
-        }
-    }
-    walk(&program.body, &mut mark);
+    program.for_each_use(&mut mark);
     program.for_each_block_mut(&mut |b| {
         b.instrs.retain(|i| match i.dest {
             Some(d) if i.op == Op::LoadConst => {
