@@ -80,9 +80,9 @@ fn what_is_not_modelled_is_named_at_its_place() {
     assert_eq!(
         err(&with_line(
             20,
-            "decl_var ssbo INTERP_MODE_NONE restrict none uint[] data (0, 0, 0)"
+            "decl_var shared INTERP_MODE_NONE none uint[] data (0, 0, 0)"
         )),
-        "20:10: variables of mode `ssbo` are not modelled (only shader_in, shader_out and uniform)"
+        "20:10: variables of mode `shared` are not modelled (only shader_in, shader_out, uniform, ssbo and ubo)"
     );
     assert_eq!(
         err(&with_line(
@@ -100,7 +100,7 @@ fn what_is_not_modelled_is_named_at_its_place() {
             32,
             "    div 32     %4 = @load_ssbo (%0, %0) (access=none, align_mul=4, align_offset=0)"
         )),
-        "32:22: intrinsic `@load_ssbo` is not modelled"
+        "32:33: %0 is not the buffer index of a descriptor (`mov` of its index components)"
     );
     assert_eq!(
         err(&with_line(34, "    div 32     %6 = iadd.nsw %4, %5 (0x1)")),

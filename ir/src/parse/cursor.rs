@@ -143,10 +143,57 @@ impl<'a> Cur<'a> {
             }
         }
     }
+    /// An ALU source as NIR writes it: a value with an optional swizzle
+    /// (`%3.y`, which only buffer descriptors may have), and the constant
+    /// NIR prints after a constant source.
+    pub(super) fn src_swizzled(&mut self) -> PResult<super::memory::SwzSrc> {
+        self.ws();
+        let at = self.pos;
+        // `value` stops at a `.`; read the number without it first.
+        let end = self.s[at..]
+            .char_indices()
+            .skip(1)
+            .find(|(_, ch)| !ch.is_ascii_digit())
+            .map_or(self.s.len(), |(i, _)| at + i);
+        let mut swizzle = None;
+        if self.s[end..].starts_with('.') {
+            let letters: String = self.s[end + 1..]
+                .chars()
+                .take_while(|ch| "xyzw".contains(*ch))
+                .collect();
+            if !letters.is_empty() {
+                swizzle = Some((letters, end));
+            }
+        }
+        let value = match &swizzle {
+            Some((letters, dot)) => {
+                // Read the number alone, then step over the swizzle.
+                let text = &self.s[..*dot];
+                let mut head = Cur {
+                    line: self.line,
+                    s: text,
+                    pos: at,
+                };
+                let v = head.value()?;
+                self.pos = dot + 1 + letters.len();
+                v
+            }
+            None => {
+                self.pos = at;
+                self.value()?
+            }
+        };
+        self.skip_inline_constant()?;
+        Ok(super::memory::SwzSrc { value, at, swizzle })
+    }
     /// A value source, with the constant NIR prints after it (`%3 (0x1)`)
     /// skipped: it only repeats the `load_const`.
     pub(super) fn src(&mut self) -> PResult<ValueId> {
         let v = self.value()?;
+        self.skip_inline_constant()?;
+        Ok(v)
+    }
+    fn skip_inline_constant(&mut self) -> PResult<()> {
         let save = self.pos;
         self.ws();
         if self.peek() == Some('(') && !self.s[self.pos..].starts_with("()") {
@@ -159,7 +206,51 @@ impl<'a> Cur<'a> {
         } else {
             self.pos = save;
         }
-        Ok(v)
+        Ok(())
+    }
+    /// An intrinsic's source list `(%a, %b (0x0))`, if the next group is
+    /// one (empty `()` included): each source with the byte offset where
+    /// it is written. Another group (the indices) is left alone.
+    pub(super) fn intrinsic_srcs(&mut self) -> PResult<Vec<(ValueId, usize)>> {
+        let mut srcs = Vec::new();
+        self.ws();
+        if self.peek() != Some('(') {
+            return Ok(srcs);
+        }
+        let open = self.pos;
+        let inner = self.paren_group()?;
+        if !(inner.trim().is_empty() || inner.trim_start().starts_with('%')) {
+            self.pos = open;
+            return Ok(srcs);
+        }
+        self.pos = open + 1;
+        self.ws();
+        if self.peek() != Some(')') {
+            loop {
+                self.ws();
+                let at = self.pos;
+                srcs.push((self.src()?, at));
+                if !self.eat(',') {
+                    break;
+                }
+            }
+        }
+        self.expect(')')?;
+        Ok(srcs)
+    }
+    /// The `key=value` items of an index list whose `(` is at byte `open`:
+    /// each trimmed, with the byte offset of its key.
+    pub(super) fn index_items(open: usize, inner: &str) -> Vec<(&str, &str, usize)> {
+        let mut items = Vec::new();
+        let mut item_at = open + 1;
+        for raw in inner.split(',') {
+            let here = item_at + (raw.len() - raw.trim_start().len());
+            item_at += raw.len() + 1;
+            if let Some((k, v)) = raw.trim().split_once('=') {
+                items.push((k.trim(), v.trim(), here));
+            }
+        }
+        items
     }
     /// Eats `( ... )` with nested parentheses; returns what is inside.
     pub(super) fn paren_group(&mut self) -> PResult<&'a str> {

@@ -45,6 +45,22 @@ enum Mode {
     Output,
 }
 
+/// A `decl_var` line: a slot variable, or a buffer (whose accesses the
+/// memory front end maps).
+enum Var {
+    Slot {
+        mode: Mode,
+        location: u64,
+        driver_location: u64,
+        ty: SlotType,
+    },
+    Buffer {
+        ubo: bool,
+        binding: u64,
+        name: String,
+    },
+}
+
 impl Parser<'_> {
     /// Parses from `shader:` up to (not including) `impl`.
     pub(super) fn header(&mut self, program: &mut Program) -> PResult<Decls> {
@@ -124,7 +140,18 @@ impl Parser<'_> {
                 Some("impl") | None => break,
                 Some("decl_var") => {
                     let mut c = self.next("a declaration")?;
-                    let (mode, loc, driver, t) = decl_var(&mut c)?;
+                    let (mode, loc, driver, t) = match decl_var(&mut c)? {
+                        Var::Slot {
+                            mode,
+                            location,
+                            driver_location,
+                            ty,
+                        } => (mode, location, driver_location, ty),
+                        Var::Buffer { ubo, binding, name } => {
+                            self.mem.names.push((binding, ubo, name));
+                            continue;
+                        }
+                    };
                     let list = match mode {
                         Mode::Input => &mut decls.inputs,
                         Mode::Uniform => &mut decls.uniforms,
@@ -155,6 +182,13 @@ impl Parser<'_> {
                     if key.trim() == "name" && !value.trim().is_empty() {
                         program.name = value.trim().to_string();
                     }
+                    if key.trim() == "workgroup_size" {
+                        let dims: Vec<u64> = value
+                            .split(',')
+                            .filter_map(|d| d.trim().parse().ok())
+                            .collect();
+                        self.mem.workgroup = <[u64; 3]>::try_from(dims).ok();
+                    }
                 }
             }
         }
@@ -184,8 +218,9 @@ impl Parser<'_> {
 }
 
 /// `decl_var [qualifiers] MODE INTERP ACCESS TYPE NAME (LOC[.x], DRIVER, BINDING)`:
-/// the mode, location, driver location and type.
-fn decl_var(c: &mut Cur) -> PResult<(Mode, u64, u64, SlotType)> {
+/// the mode, location, driver location and type, or for a buffer its
+/// binding and name.
+fn decl_var(c: &mut Cur) -> PResult<Var> {
     c.word();
     // The words before the location list, with their byte offsets.
     let head_end = c.s[c.pos..]
@@ -200,24 +235,28 @@ fn decl_var(c: &mut Cur) -> PResult<(Mode, u64, u64, SlotType)> {
         at += w.len() + 1;
     }
     c.pos = head_end;
+    // The mode, and what it becomes: a slot mode, a buffer (`Err(ubo)`),
+    // or nothing we model (`None`).
     let mode = words.iter().find_map(|(at, w)| {
         let m = match *w {
-            "shader_in" => Some(Mode::Input),
-            "shader_out" => Some(Mode::Output),
-            "uniform" => Some(Mode::Uniform),
-            "ssbo" | "ubo" | "system" | "shared" | "global" | "push_const" | "constant"
-            | "image" | "shader_temp" | "function_temp" => None,
+            "shader_in" => Some(Ok(Mode::Input)),
+            "shader_out" => Some(Ok(Mode::Output)),
+            "uniform" => Some(Ok(Mode::Uniform)),
+            "ssbo" => Some(Err(false)),
+            "ubo" => Some(Err(true)),
+            "system" | "shared" | "global" | "push_const" | "constant" | "image"
+            | "shader_temp" | "function_temp" => None,
             _ => return None,
         };
         Some((*at, *w, m))
     });
     let Some((at, mode_name, mode)) = mode else {
-        return c.err("expected a variable mode (shader_in, shader_out, uniform)");
+        return c.err("expected a variable mode (shader_in, shader_out, uniform, ssbo, ubo)");
     };
     let Some(mode) = mode else {
         c.pos = at;
         return c.err(format!(
-            "variables of mode `{mode_name}` are not modelled (only shader_in, shader_out and uniform)"
+            "variables of mode `{mode_name}` are not modelled (only shader_in, shader_out, uniform, ssbo and ubo)"
         ));
     };
     if words.len() < 2 {
@@ -226,6 +265,24 @@ fn decl_var(c: &mut Cur) -> PResult<(Mode, u64, u64, SlotType)> {
     if c.peek() != Some('(') {
         return c.err("expected `(LOCATION, DRIVER_LOCATION, BINDING)`");
     }
+    let mode = match mode {
+        Ok(m) => m,
+        Err(ubo) => {
+            // A buffer: its binding is the third number; its accesses are
+            // mapped where they are made.
+            let open = c.pos;
+            let inner = c.paren_group()?;
+            let binding = inner.split(',').nth(2).map(|b| b.trim().parse::<u64>());
+            let Some(Ok(binding)) = binding else {
+                c.pos = open;
+                return c.err(format!(
+                    "expected `(LOCATION, DRIVER_LOCATION, BINDING)`, found `({inner})`"
+                ));
+            };
+            let name = words[words.len() - 1].1.to_string();
+            return Ok(Var::Buffer { ubo, binding, name });
+        }
+    };
     let (tat, tname) = words[words.len() - 2];
     let Some(t) = slot_from_glsl_name(tname) else {
         c.pos = tat;
@@ -249,7 +306,12 @@ fn decl_var(c: &mut Cur) -> PResult<(Mode, u64, u64, SlotType)> {
     if c.peek_rest_starts_with("=") {
         return c.err("variable initializers are not modelled");
     }
-    Ok((mode, loc, driver, t))
+    Ok(Var::Slot {
+        mode,
+        location: loc,
+        driver_location: driver,
+        ty: t,
+    })
 }
 
 impl Cur<'_> {

@@ -4,6 +4,7 @@
 
 use super::cursor::Cur;
 use super::header::Decls;
+use super::memory::{self, Mem};
 use super::PResult;
 use crate::nir::op_from_nir_name;
 use crate::op::{Op, OpClass, Sig};
@@ -35,6 +36,9 @@ pub(super) enum Stmt {
     Phi(Phi),
     /// An instruction, and where its I/O offset source was written.
     Instr(Instr, Option<OffsetSrc>),
+    /// A line that only feeds buffer addresses (a descriptor, address
+    /// arithmetic on it): nothing in the IR.
+    Nothing,
 }
 
 /// The offset source of an I/O intrinsic in NIR's spelling: it must be the
@@ -46,22 +50,33 @@ pub(super) struct OffsetSrc {
 }
 
 /// Parses `BITS %N = ...` or an intrinsic without a result.
-pub(super) fn instr_line(c: &mut Cur, decls: &Decls) -> PResult<Stmt> {
+pub(super) fn instr_line(c: &mut Cur, decls: &Decls, mem: &mut Mem) -> PResult<Stmt> {
     c.ws();
     c.eat_divergence();
     c.ws();
     let mut dest = None;
+    // A vector size (`32x2`): only buffer descriptors and the invocation id
+    // may have one; checked once the op is known.
+    let mut vector: Option<(u8, usize, &str)> = None;
     if c.peek() != Some('@') {
         let start = c.pos;
         let size = c.word();
-        if let Some((_, comps)) = size.split_once('x') {
-            c.pos = start;
-            return c.err(format!(
-                "vectors ({size}: {comps} components) are not modelled: the IR is scalar"
-            ));
-        }
-        c.pos = start;
-        let bits = c.number("a bit size, `@intrinsic` or a statement")?;
+        let bits = match size.split_once('x') {
+            Some((bits, comps)) => match (bits.parse::<u64>(), comps.parse::<u8>()) {
+                (Ok(b), Ok(n)) if n > 1 => {
+                    vector = Some((n, start, size));
+                    b
+                }
+                _ => {
+                    c.pos = start;
+                    return c.err(format!("expected a bit size, found `{size}`"));
+                }
+            },
+            None => {
+                c.pos = start;
+                c.number("a bit size, `@intrinsic` or a statement")?
+            }
+        };
         if !matches!(bits, 1 | 8 | 16 | 32 | 64) {
             c.pos = start;
             return c.err(format!("bit size must be 1, 8, 16, 32 or 64, not {bits}"));
@@ -77,6 +92,29 @@ pub(super) fn instr_line(c: &mut Cur, decls: &Decls) -> PResult<Stmt> {
     let intrinsic = c.eat('@');
     let save = c.pos;
     let mut name = c.word();
+    let comps = vector.map_or(1, |(n, _, _)| n);
+    if intrinsic && memory::handles(name) {
+        return mem.intrinsic(c, name, save, dest.map(|d: Def| (d.id, d.bits, comps)));
+    }
+    if let Some((comps, start, size)) = vector {
+        if intrinsic || name != "mov" {
+            c.pos = start;
+            return c.err(format!(
+                "vectors ({size}: {comps} components) are not modelled: the IR is scalar"
+            ));
+        }
+    }
+    if matches!(name, "amul" | "mov") && !intrinsic {
+        // NIR's address multiply and its moves (of descriptor components):
+        // only buffer addresses use them.
+        let Some(dest) = dest else {
+            return c.err(format!("`{name}` needs a destination"));
+        };
+        let srcs = alu_srcs(c, if name == "mov" { 1 } else { 2 })?;
+        c.end()?;
+        mem.alu(c, name, save, dest, comps, &srcs)?;
+        return Ok(Stmt::Nothing);
+    }
     if name == "phi" && !intrinsic {
         let Some(dest) = dest else {
             return c.err("a phi needs a destination");
@@ -85,7 +123,10 @@ pub(super) fn instr_line(c: &mut Cur, decls: &Decls) -> PResult<Stmt> {
         loop {
             let b = c.block_id()?;
             c.expect(':')?;
+            c.ws();
+            let at = c.pos;
             let v = c.src()?;
+            mem.data_use(c, v, at)?;
             srcs.push((b, v));
             if !c.eat(',') {
                 break;
@@ -138,40 +179,26 @@ pub(super) fn instr_line(c: &mut Cur, decls: &Decls) -> PResult<Stmt> {
     match op.info().class {
         OpClass::Const => imm = const_value(c, dest.map_or(32, |d| d.bits))?,
         OpClass::Alu => {
-            let n = op.info().sig.num_srcs();
-            for k in 0..n {
-                if k > 0 {
-                    c.expect(',')?;
+            let written = alu_srcs(c, op.info().sig.num_srcs())?;
+            let Some(dest) = dest else {
+                return c.err(format!("`{name}` needs a destination"));
+            };
+            match mem.alu(c, name, save, dest, comps, &written)? {
+                Some(real) => srcs = real,
+                None => {
+                    c.end()?;
+                    return Ok(Stmt::Nothing);
                 }
-                srcs.push(c.src()?);
             }
         }
         OpClass::Subgroup | OpClass::Io => {
             let mut groups = Vec::new();
-            let mut offset_at = None;
-            c.ws();
-            if c.peek() == Some('(') {
-                let group_start = c.pos;
-                let save = c.pos;
-                let inner = c.paren_group()?;
-                if inner.trim().is_empty() || inner.trim_start().starts_with('%') {
-                    c.pos = group_start + 1;
-                    c.ws();
-                    if c.peek() != Some(')') {
-                        loop {
-                            c.ws();
-                            offset_at = Some(c.pos);
-                            srcs.push(c.src()?);
-                            if !c.eat(',') {
-                                break;
-                            }
-                        }
-                    }
-                    c.expect(')')?;
-                } else {
-                    c.pos = save;
-                }
+            let written = c.intrinsic_srcs()?;
+            for &(v, at) in &written {
+                mem.data_use(c, v, at)?;
             }
+            let offset_at = written.last().map(|&(_, at)| at);
+            srcs = written.into_iter().map(|(v, _)| v).collect();
             c.ws();
             if c.peek() == Some('(') {
                 let at = c.pos;
@@ -214,15 +241,26 @@ pub(super) fn instr_line(c: &mut Cur, decls: &Decls) -> PResult<Stmt> {
             format!("`{name}` defines no value")
         });
     }
-    Ok(Stmt::Instr(
-        Instr {
-            op,
-            dest,
-            srcs,
-            imm,
-        },
-        offset,
-    ))
+    let instr = Instr {
+        op,
+        dest,
+        srcs,
+        imm,
+    };
+    mem.after_real(&instr);
+    Ok(Stmt::Instr(instr, offset))
+}
+
+/// `n` ALU sources, as written (swizzles kept for the buffer addresses).
+fn alu_srcs(c: &mut Cur, n: usize) -> PResult<Vec<memory::SwzSrc>> {
+    let mut srcs = Vec::with_capacity(n);
+    for k in 0..n {
+        if k > 0 {
+            c.expect(',')?;
+        }
+        srcs.push(c.src_swizzled()?);
+    }
+    Ok(srcs)
 }
 
 /// `(0x0000002a)`, `(0x0000002a = 42)`, `(0x3f800000 = 1.000000)`,
@@ -270,17 +308,8 @@ fn slot_of(c: &mut Cur, at: usize, op: Op, indices: &str, decls: &Decls) -> PRes
     let mut slot = None;
     let mut base = None;
     let mut base_at = at;
-    // `at` is the `(`; each item's byte offset follows from the lengths.
-    let mut item_at = at + 1;
-    for raw in indices.split(',') {
-        let item = raw.trim();
-        let here = item_at + (raw.len() - raw.trim_start().len());
-        item_at += raw.len() + 1;
-        let Some((key, value)) = item.split_once('=') else {
-            continue;
-        };
-        let parsed = value.trim().parse::<u64>().ok();
-        match (key.trim(), parsed) {
+    for (key, value, here) in Cur::index_items(at, indices) {
+        match (key, value.parse::<u64>().ok()) {
             ("slot", Some(n)) => slot = Some(n),
             ("base", Some(n)) => {
                 base = Some(n);

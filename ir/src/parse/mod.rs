@@ -8,10 +8,12 @@
 mod cursor;
 mod header;
 mod instr;
+mod memory;
 
 use cursor::{Cur, Line};
 use header::Decls;
 use instr::{instr_line, OffsetSrc, Stmt};
+use memory::Mem;
 
 use crate::dispatch::{Case, Dispatch};
 use crate::op::Op;
@@ -82,13 +84,19 @@ pub fn parse_case(text: &str) -> PResult<Case> {
         .enumerate()
         .map(|(i, raw)| Line::new(i + 1, raw))
         .collect();
-    let mut p = Parser { lines, pos: 0 };
+    let mut p = Parser {
+        lines,
+        pos: 0,
+        mem: Mem::default(),
+    };
     p.case()
 }
 
 struct Parser<'a> {
     lines: Vec<Line<'a>>,
     pos: usize,
+    /// Buffer accesses being mapped onto slots.
+    mem: Mem,
 }
 
 /// What ended a control-flow list.
@@ -173,6 +181,7 @@ impl<'a> Parser<'a> {
             }
         }
         let decls = self.header(&mut program)?;
+        self.mem.set_base(&program);
         let mut c = self.next("`impl main {`")?;
         c.expect_word("impl")?;
         c.expect_word("main")?;
@@ -190,6 +199,7 @@ impl<'a> Parser<'a> {
             });
         }
         program.body = body;
+        std::mem::take(&mut self.mem).finish(&mut program)?;
         drop_offsets(&mut program, &offsets)?;
         let mut dispatch = None;
         if let Some("dispatch") = self.peek_word() {
@@ -413,7 +423,10 @@ impl<'a> Parser<'a> {
                     }
                     list.push(CfNode::Block(b));
                     if w == "if" {
+                        c.ws();
+                        let at = c.pos;
                         let cond = c.src()?;
+                        self.mem.data_use(&c, cond, at)?;
                         c.expect('{')?;
                         c.end()?;
                         let then_body =
@@ -432,12 +445,14 @@ impl<'a> Parser<'a> {
                     } else {
                         c.expect('{')?;
                         c.end()?;
+                        self.mem.enter_loop();
                         let body = self.nested(
                             decls,
                             offsets,
                             ListEnd::Close,
                             "expected `}`, found `} else {`",
                         )?;
+                        self.mem.leave_loop();
                         list.push(CfNode::Loop(Loop { body }));
                     }
                     // The next statement must open the block after the if/loop.
@@ -478,7 +493,8 @@ impl<'a> Parser<'a> {
                     if b.jump.is_some() {
                         return c.err("instruction after a jump");
                     }
-                    match instr_line(&mut c, decls)? {
+                    match instr_line(&mut c, decls, &mut self.mem)? {
+                        Stmt::Nothing => {}
                         Stmt::Phi(p) => {
                             if !b.instrs.is_empty() {
                                 c.pos = save;
