@@ -64,6 +64,11 @@ pub static MUTATORS: &[Mutator] = &[
         apply: add_reader,
     },
     Mutator {
+        name: "interpose-unary",
+        weight: 2,
+        apply: interpose_unary,
+    },
+    Mutator {
         name: "wrap-store-in-if",
         weight: 1,
         apply: wrap_store_in_if,
@@ -382,6 +387,60 @@ fn negate_operand(c: &mut Case, e: &mut dyn Entropy) -> bool {
         let v = b.instrs[i].srcs[k];
         let n = insert_before(b, i, alu(neg, next, bits[v.0 as usize], vec![v]));
         b.instrs[i + 1].srcs[k] = n;
+    });
+    true
+}
+
+/// Puts a unary op (a float clamp, negation or absolute value; an integer
+/// negation, absolute value or NOT) between an ALU result and every one of
+/// its readers, so the op becomes the result's only reader: the shape
+/// saturate, negate and abs propagation, CSE of modified values and
+/// conditional-modifier folds decide on.
+fn interpose_unary(c: &mut Case, e: &mut dyn Entropy) -> bool {
+    let next = c.program.value_bound() as u32;
+    let unaries = |i: &Instr| -> Vec<Op> {
+        let Some(d) = i.dest else { return vec![] };
+        let ops: &[Op] = match i.op.info().kinds.result {
+            ValueKind::Float => &[Op::Fsat, Op::Fneg, Op::Fabs],
+            ValueKind::Int => &[Op::Ineg, Op::Iabs, Op::Inot],
+            _ => &[],
+        };
+        ops.iter()
+            .copied()
+            .filter(|&u| d.bits > 1 && fits(u, d.bits, &[d.bits]))
+            .collect()
+    };
+    let pred = |i: &Instr| generated(i.op) && !unaries(i).is_empty();
+    let Some(site) = choose(&c.program, e, &pred) else {
+        return false;
+    };
+    let mut from = None;
+    at_site(&mut c.program, site, &pred, &mut |b, i| {
+        let ops = unaries(&b.instrs[i]);
+        let op = ops[e.below(ops.len() as u64) as usize];
+        let d = b.instrs[i].dest.expect("the site defines a value");
+        b.instrs.insert(i + 1, alu(op, next, d.bits, vec![d.id]));
+        from = Some(d.id);
+    });
+    let Some(old) = from else { return false };
+    let new = ValueId(next);
+    c.program.for_each_block_mut(&mut |b| {
+        for p in &mut b.phis {
+            for (_, v) in &mut p.srcs {
+                if *v == old {
+                    *v = new;
+                }
+            }
+        }
+        for i in &mut b.instrs {
+            if i.dest.map(|d| d.id) != Some(new) {
+                for v in &mut i.srcs {
+                    if *v == old {
+                        *v = new;
+                    }
+                }
+            }
+        }
     });
     true
 }
@@ -731,6 +790,45 @@ mod tests {
         assert_eq!(
             a.map(|x| ir::print_case(&x.0)),
             b.map(|x| ir::print_case(&x.0))
+        );
+    }
+
+    /// Entropy that answers from a script (each answer modulo the range).
+    struct Script(Vec<u64>);
+
+    impl Entropy for Script {
+        fn below(&mut self, n: u64) -> u64 {
+            self.0.remove(0) % n
+        }
+        fn bits64(&mut self) -> u64 {
+            self.0.remove(0)
+        }
+    }
+
+    #[test]
+    fn interpose_unary_makes_the_op_the_only_reader() {
+        let case = ir::parse_case(
+            "shader: t\ndecl_input 0 f32\ndecl_input 1 f32\ndecl_output 0 f32\ndecl_output 1 f32\nimpl main {\n\tblock b0:\n\t32 %0 = @load_input () (slot=0)\n\t32 %1 = @load_input () (slot=1)\n\t32 %2 = fsub %0, %1\n\t32 %3 = fmul %2, %0\n\t@store_output (%2) (slot=0)\n\t@store_output (%3) (slot=1)\n}\n",
+        )
+        .unwrap();
+        // Site 0 (the fsub, the first float ALU result), op 0 (fsat): both
+        // readers of %2 now read the clamp %4.
+        let mut c = case.clone();
+        assert!(interpose_unary(&mut c, &mut Script(vec![0, 0])));
+        let want = ir::parse_program(
+            "shader: t\ndecl_input 0 f32\ndecl_input 1 f32\ndecl_output 0 f32\ndecl_output 1 f32\nimpl main {\n\tblock b0:\n\t32 %0 = @load_input () (slot=0)\n\t32 %1 = @load_input () (slot=1)\n\t32 %2 = fsub %0, %1\n\t32 %4 = fsat %2\n\t32 %3 = fmul %4, %0\n\t@store_output (%4) (slot=0)\n\t@store_output (%3) (slot=1)\n}\n",
+        )
+        .unwrap();
+        assert_eq!(c.program, want);
+        // Site 1 (the fmul), op 2 (fabs).
+        let mut c = case;
+        assert!(interpose_unary(&mut c, &mut Script(vec![1, 2])));
+        let text = ir::print_program_compact(&c.program);
+        assert!(
+            text.contains(
+                "32 %4 = fabs %3\n\t@store_output (%2) (slot=0)\n\t@store_output (%4) (slot=1)"
+            ),
+            "{text}"
         );
     }
 

@@ -529,14 +529,22 @@ fn cmp_to_add(p: &mut VProgram, start: usize, j: usize, ctx: &PassCtx, m: &Machi
         if let Some(negate) = matched {
             if flags_compatible(&s, &c) {
                 if ab_written || overlaps(&acc.writes, &ab) {
-                    hit(cov::CMP_TO_ADD_REFUSE_WRITTEN);
+                    hit(if s.sat {
+                        cov::CMP_TO_ADD_REFUSE_WRITTEN_SAT
+                    } else {
+                        cov::CMP_TO_ADD_REFUSE_WRITTEN
+                    });
                     return false;
                 }
                 let cond = if negate { swap_cmod(cmod) } else { cmod };
                 // ∞ − ∞ = NaN although ∞ = ∞: only .g/.l hold for any
                 // operands; a finite immediate b rules the case out.
                 if !matches!(cond, CondMod::G | CondMod::L) && !is_finite_imm(&b) {
-                    hit(cov::CMP_TO_ADD_REFUSE_INF);
+                    hit(if s.sat {
+                        cov::CMP_TO_ADD_REFUSE_INF_SAT
+                    } else {
+                        cov::CMP_TO_ADD_REFUSE_INF
+                    });
                     return false;
                 }
                 if s.sat && cond != CondMod::G {

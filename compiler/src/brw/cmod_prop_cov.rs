@@ -50,8 +50,15 @@ crate::points! {
     CMP_TO_ADD_SAT = "eu:cmod-prop/cmp-to-add/fold/sat",
     /// A matching ADD, but an operand is written after it.
     CMP_TO_ADD_REFUSE_WRITTEN = "eu:cmod-prop/cmp-to-add/refuse/operand-written",
+    /// ... and the ADD is saturated. The refusals taken before the
+    /// saturate check record the ADD's saturate, so coverage (and the
+    /// feedback's focus on it) can tell the cases that carry it from those
+    /// that do not.
+    CMP_TO_ADD_REFUSE_WRITTEN_SAT = "eu:cmod-prop/cmp-to-add/refuse/operand-written-saturated",
     /// A matching ADD, but the condition is not safe for infinities.
     CMP_TO_ADD_REFUSE_INF = "eu:cmod-prop/cmp-to-add/refuse/infinity",
+    /// ... and the ADD is saturated.
+    CMP_TO_ADD_REFUSE_INF_SAT = "eu:cmod-prop/cmp-to-add/refuse/infinity-saturated",
     /// A matching saturated ADD, but the condition is not `.g`.
     CMP_TO_ADD_REFUSE_SAT = "eu:cmod-prop/cmp-to-add/refuse/saturate",
     /// A matching ADD that cannot take the cmod (or has another one).

@@ -65,11 +65,21 @@ impl Collector {
                     super::feedback::make_case(&fb.id.generator, &fb.mix, Some(&snapshot), seed),
                 )
             };
+            let reduce = |entry: &super::feedback::Entry, point: &str| {
+                let configs = fb
+                    .mix
+                    .configs(super::case_seed(fb.id.seed, entry.case_index));
+                let Ok(case) = ir::parse_case(&entry.case) else {
+                    return vec![];
+                };
+                super::focus::focus(&case, &configs, point)
+            };
             let next = super::feedback::next_snapshot(
                 &snapshot,
                 progress,
                 &ckpt.counters.decision_points,
                 &make,
+                &reduce,
             );
             super::feedback::save(&fb.out, &next)?;
             *progress = super::feedback::EpochProgress {

@@ -24,7 +24,7 @@ use anyhow::{Context, Result};
 use generator::entropy::{Entropy, SeedEntropy};
 use ir::Case;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
@@ -66,6 +66,10 @@ pub struct Entry {
     pub points: Vec<String>,
     /// Its weight when the snapshot was made (rarer points weigh more).
     pub weight: u64,
+    /// The frontier point it was reduced for, for a focused entry
+    /// (`super::focus`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub focus: Option<String>,
 }
 
 /// What the cases of one epoch are made from.
@@ -77,6 +81,9 @@ pub struct Snapshot {
     pub counts: BTreeMap<String, u64>,
     /// The corpus.
     pub corpus: Vec<Entry>,
+    /// The frontier points focused so far (each is tried once).
+    #[serde(default)]
+    pub focused: BTreeSet<String>,
 }
 
 impl Snapshot {
@@ -231,13 +238,15 @@ fn weight(points: &[String], counts: &BTreeMap<String, PointCount>) -> u64 {
 
 /// The snapshot of the epoch after `prev`: the previous corpus and the
 /// epoch's first cases of each rare point (regenerated with `make`), the
-/// heaviest [`CORPUS_MAX`] kept, with the campaign's counts at the
-/// boundary.
+/// entries focused on frontier points (reduced with `reduce`, see
+/// [`super::focus`]), the heaviest [`CORPUS_MAX`] kept, with the
+/// campaign's counts at the boundary.
 pub fn next_snapshot(
     prev: &Snapshot,
     progress: &EpochProgress,
     counts: &BTreeMap<String, PointCount>,
     make: &dyn Fn(u64) -> (u64, Made),
+    reduce: &dyn Fn(&Entry, &str) -> Vec<Case>,
 ) -> Snapshot {
     let mut kept: BTreeMap<u64, Vec<String>> = BTreeMap::new();
     for (point, locals) in &progress.firsts {
@@ -254,10 +263,14 @@ pub fn next_snapshot(
             recipe: made.recipe,
             points,
             weight: 0,
+            focus: None,
         });
     }
+    let mut focused = prev.focused.clone();
+    let front = super::focus::campaign_frontier(counts);
+    super::focus::add_focused(&mut corpus, &mut focused, counts, &front, reduce);
     for e in &mut corpus {
-        e.weight = weight(&e.points, counts);
+        e.weight = weight(&e.points, counts) + super::focus::focus_weight(e, &front);
     }
     if corpus.len() > CORPUS_MAX {
         let mut order: Vec<usize> = (0..corpus.len()).collect();
@@ -270,6 +283,7 @@ pub fn next_snapshot(
         epoch: prev.epoch + 1,
         counts: counts.iter().map(|(k, v)| (k.clone(), v.cases)).collect(),
         corpus,
+        focused,
     }
 }
 
@@ -364,6 +378,7 @@ impl InMemory {
         index: u64,
         coverage: &BTreeMap<&'static str, (u64, u64)>,
         make: &dyn Fn(&Snapshot, u64) -> Made,
+        reduce: &dyn Fn(&Entry, &str) -> Vec<Case>,
     ) {
         let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
         let snapshot = self.shared.current();
@@ -392,9 +407,13 @@ impl InMemory {
         }
         while st.watermark >= (st.progress.epoch + 1) * self.epoch_size {
             let current = self.shared.current();
-            let next = next_snapshot(&current, &st.progress, &st.counts, &|l| {
-                (l, make(&current, l))
-            });
+            let next = next_snapshot(
+                &current,
+                &st.progress,
+                &st.counts,
+                &|l| (l, make(&current, l)),
+                reduce,
+            );
             st.progress = EpochProgress {
                 epoch: next.epoch,
                 firsts: BTreeMap::new(),
@@ -463,6 +482,7 @@ mod tests {
             epoch: 1,
             counts: BTreeMap::from([("a".to_string(), 2), ("b".to_string(), 5)]),
             corpus: vec![],
+            focused: BTreeSet::new(),
         };
         assert_eq!(snap.rare(["a", "b", "c"].into_iter()), ["a", "c"]);
         let mut one = EpochProgress::default();
@@ -500,7 +520,7 @@ mod tests {
                 },
             )
         };
-        let next = next_snapshot(&prev, &progress, &counts, &make);
+        let next = next_snapshot(&prev, &progress, &counts, &make, &|_, _| vec![]);
         assert_eq!(next.epoch, 1);
         assert_eq!(next.counts["rare"], 1);
         let entries: Vec<(u64, &[String], u64)> = next

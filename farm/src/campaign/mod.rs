@@ -15,6 +15,7 @@ pub mod case;
 pub mod collector;
 pub mod feedback;
 pub mod findings;
+pub mod focus;
 pub mod merge;
 pub mod mix;
 pub mod pool;

@@ -190,6 +190,13 @@ fn search(
             case_seed(settings.seed, k),
         )
     };
+    let reduce = |entry: &feedback::Entry, point: &str| {
+        let configs = mix.configs(case_seed(settings.seed, entry.case_index));
+        let Ok(case) = ir::parse_case(&entry.case) else {
+            return vec![];
+        };
+        super::focus::focus(&case, &configs, point)
+    };
     std::thread::scope(|scope| {
         for _ in 0..settings.jobs {
             scope.spawn(|| loop {
@@ -220,7 +227,7 @@ fn search(
                 };
                 let searched = detect(settings, &mix, k, snapshot.as_deref());
                 if let Some(f) = &fb {
-                    f.done(k, &searched.coverage, &make);
+                    f.done(k, &searched.coverage, &make, &reduce);
                 }
                 ran.fetch_add(1, Ordering::Relaxed);
                 unrelated.fetch_add(searched.unrelated, Ordering::Relaxed);

@@ -1,0 +1,256 @@
+//! Focus: the feedback loop's aim at decisions a campaign has met but not
+//! explored. A decision point that was reached while a neighbour (the same
+//! decision's other outcome, or a refusal of it) never was is on the
+//! *frontier*: the cases reaching it are near the unexplored corner, but a
+//! generated case is large, so a random mutation rarely touches the few
+//! instructions the decision is about. Focusing reduces a corpus case that
+//! reached a frontier point, with the triage reducer, to a smallest case
+//! that still reaches it under the same config, and adds that as its own
+//! corpus entry, weighted by how many neighbours are still unreached. Its
+//! mutants then edit the decision's own instructions most of the time.
+//!
+//! Which points are neighbours is read from the names alone (see
+//! [`decision`]), so every pass's points take part without a list to keep.
+//! Everything here is a function of the snapshot, the counts and the
+//! corpus, so a campaign stays deterministic.
+
+use super::feedback::Entry;
+use super::stats::PointCount;
+use ir::Case;
+use oracle::{Capture, Config, Session};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Frontier points focused per snapshot, at most (each focus is one
+/// reduction at the epoch barrier).
+pub const FOCUS_PER_EPOCH: usize = 3;
+/// Predicate calls per focusing reduction (each one compile).
+pub const FOCUS_CHECKS: usize = 400;
+/// Weight of a focused entry per still-unreached neighbour (at most
+/// [`FOCUS_NEIGHBOURS`] of them count).
+pub const FOCUS_WEIGHT: u64 = 1000;
+/// Unreached neighbours that add weight, at most.
+pub const FOCUS_NEIGHBOURS: u64 = 3;
+/// A "decision" with more outcomes than this in the catalogue is a table
+/// (the algebraic rules, a lowering's cases), not one decision: its points
+/// are not each other's neighbours.
+pub const MAX_OUTCOMES: usize = 10;
+
+/// The decision a point belongs to: its name without its last part, and
+/// without a `refuse` part before that (`eu:cmod-prop/cmp-to-add/refuse/
+/// saturate` and `eu:cmod-prop/cmp-to-add/fold` are both outcomes of
+/// `eu:cmod-prop/cmp-to-add`).
+pub fn decision(point: &str) -> &str {
+    let parent = point.rsplit_once('/').map_or(point, |(p, _)| p);
+    parent.strip_suffix("/refuse").unwrap_or(parent)
+}
+
+/// Whether point `p` lies under decision `d` (is it, or below it).
+fn under(p: &str, d: &str) -> bool {
+    p.starts_with(d) && (p.len() == d.len() || p.as_bytes()[d.len()] == b'/')
+}
+
+/// The frontier: each reached point (a count above 0) with the number of
+/// unreached points of `catalogue` whose decision it belongs to (it is the
+/// decision, or lies under it). A decision that is a whole pass
+/// (`ir:dce`) or a table of more than [`MAX_OUTCOMES`] points is too broad
+/// to aim at and is left out.
+pub fn frontier(counts: &BTreeMap<String, u64>, catalogue: &[&str]) -> BTreeMap<String, u64> {
+    let mut out: BTreeMap<String, u64> = BTreeMap::new();
+    let reached = |p: &str| counts.get(p).is_some_and(|&n| n > 0);
+    for q in catalogue.iter().filter(|q| !reached(q)) {
+        let d = decision(q);
+        let outcomes = catalogue.iter().filter(|p| under(p, d)).count();
+        if !d.contains('/') || outcomes > MAX_OUTCOMES {
+            continue;
+        }
+        for (p, &n) in counts.range(d.to_string()..) {
+            if !p.starts_with(d) {
+                break;
+            }
+            if under(p, d) && n > 0 {
+                *out.entry(p.clone()).or_default() += 1;
+            }
+        }
+    }
+    out
+}
+
+/// Whether compiling `case` under `config` reaches `point`.
+fn reaches(case: &Case, config: &Config, point: &str) -> bool {
+    Session::run(&case.program, config, Capture::Stages)
+        .coverage
+        .contains_key(point)
+}
+
+/// For each boolean strategy under which `case` reaches `point` (its first
+/// such config), a smallest case that still reaches it there: the same
+/// decision met through another lowering is another route to its
+/// neighbours. A reduction that gives up (a point every trivial program
+/// reaches) gives nothing.
+pub fn focus(case: &Case, configs: &[Config], point: &str) -> Vec<Case> {
+    let mut seen = Vec::new();
+    let mut out = Vec::new();
+    for config in configs {
+        if seen.contains(&config.strategy) || !reaches(case, config, point) {
+            continue;
+        }
+        seen.push(config.strategy);
+        let reduced = triage::reduce::Reducer::new(|c: &Case, cfg: &Config| reaches(c, cfg, point))
+            .minimize_config(false)
+            .max_checks(FOCUS_CHECKS)
+            .run(case, config);
+        if let Ok(r) = reduced {
+            if !out.contains(&r.case) {
+                out.push(r.case);
+            }
+        }
+    }
+    out
+}
+
+/// The frontier of the campaign's counts over the compiler's catalogue.
+pub fn campaign_frontier(counts: &BTreeMap<String, PointCount>) -> BTreeMap<String, u64> {
+    let cases: BTreeMap<String, u64> = counts.iter().map(|(k, v)| (k.clone(), v.cases)).collect();
+    let names: Vec<&str> = compiler::coverage::catalogue()
+        .iter()
+        .map(|p| p.name())
+        .collect();
+    frontier(&cases, &names)
+}
+
+/// Adds up to [`FOCUS_PER_EPOCH`] focused entries to `corpus`: for points
+/// of `front` (the rarest in `counts` first), each corpus entry kept for
+/// the point and not focused for it before (`POINT@CASE` in `focused`),
+/// earliest first, reduced by `reduce` (the caller knows the entry's
+/// configs). Each source is tried once, whatever the outcome; several
+/// sources of one point give several routes to its neighbours.
+pub fn add_focused(
+    corpus: &mut Vec<Entry>,
+    focused: &mut BTreeSet<String>,
+    counts: &BTreeMap<String, PointCount>,
+    front: &BTreeMap<String, u64>,
+    reduce: &dyn Fn(&Entry, &str) -> Vec<Case>,
+) {
+    let cases = |p: &str| counts.get(p).map_or(0, |c| c.cases);
+    // The points beside the most unexplored outcomes first, then the rarest.
+    let mut points: Vec<(std::cmp::Reverse<u64>, u64, &String)> = front
+        .iter()
+        .map(|(p, &n)| (std::cmp::Reverse(n), cases(p), p))
+        .collect();
+    points.sort();
+    let mut todo: Vec<(usize, &String)> = Vec::new();
+    for (_, _, point) in points {
+        let mut sources: Vec<usize> = (0..corpus.len())
+            .filter(|&i| corpus[i].focus.is_none() && corpus[i].points.contains(point))
+            .filter(|&i| !focused.contains(&format!("{point}@{}", corpus[i].case_index)))
+            .collect();
+        sources.sort_by_key(|&i| corpus[i].case_index);
+        todo.extend(sources.into_iter().map(|i| (i, point)));
+        if todo.len() >= FOCUS_PER_EPOCH {
+            break;
+        }
+    }
+    let mut added = Vec::new();
+    for (i, point) in todo.into_iter().take(FOCUS_PER_EPOCH) {
+        let source = &corpus[i];
+        focused.insert(format!("{point}@{}", source.case_index));
+        let r = reduce(source, point);
+        for case in r {
+            added.push(Entry {
+                case_index: source.case_index,
+                case: ir::print_case(&case),
+                recipe: source.recipe.clone(),
+                points: vec![point.clone()],
+                weight: 0,
+                focus: Some(point.clone()),
+            });
+        }
+    }
+    corpus.extend(added);
+}
+
+/// A focused entry's extra weight: [`FOCUS_WEIGHT`] per neighbour of its
+/// point still unreached in `front` (up to [`FOCUS_NEIGHBOURS`]).
+pub fn focus_weight(entry: &Entry, front: &BTreeMap<String, u64>) -> u64 {
+    let Some(point) = &entry.focus else { return 0 };
+    FOCUS_WEIGHT * front.get(point).copied().unwrap_or(0).min(FOCUS_NEIGHBOURS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn focusing_keeps_the_point_per_strategy_that_reaches_it_and_shrinks_the_case() {
+        // fsat(a - b) stored, and `a < b` selecting a value: under bool32 the
+        // compare becomes flag-only in the second fixpoint round, after
+        // saturate propagation made the ADD `add.sat`, so cmp-to-add meets
+        // a saturated ADD and refuses. Under the flag strategy the compare
+        // is flag-only at once and folds in round 1, before the `.sat`
+        // moves: no refusal, so that strategy gives no route.
+        let case =
+            ir::parse_case(include_str!("../../../corpus/bugs/cmod-prop-saturate.sir")).unwrap();
+        let point = "eu:cmod-prop/cmp-to-add/refuse/saturate";
+        let configs = [
+            Config::new(compiler::Strategy::Flag, 8, compiler::PassSet::all()),
+            Config::new(compiler::Strategy::Bool32, 8, compiler::PassSet::all()),
+        ];
+        let routes = focus(&case, &configs, point);
+        assert_eq!(routes.len(), 1);
+        assert!(reaches(&routes[0], &configs[1], point));
+        assert!(!reaches(&routes[0], &configs[0], point));
+        assert!(routes[0].program.num_instrs() <= case.program.num_instrs());
+        ir::validate(&routes[0].program).unwrap();
+    }
+
+    #[test]
+    fn a_decision_is_the_name_without_its_outcome() {
+        assert_eq!(
+            decision("eu:cmod-prop/cmp-to-add/refuse/saturate"),
+            "eu:cmod-prop/cmp-to-add"
+        );
+        assert_eq!(
+            decision("eu:cmod-prop/cmp-to-add/fold"),
+            "eu:cmod-prop/cmp-to-add"
+        );
+        assert_eq!(
+            decision("eu:cmod-prop/cmp-to-add/fold/sat"),
+            "eu:cmod-prop/cmp-to-add/fold"
+        );
+        assert_eq!(decision("ir:dce/x"), "ir:dce");
+        assert_eq!(decision("flat"), "flat");
+    }
+
+    #[test]
+    fn the_frontier_is_the_reached_points_beside_unreached_ones() {
+        let counts = BTreeMap::from([
+            ("eu:p/d/fold".to_string(), 4),
+            ("eu:p/d/fold-more".to_string(), 9),
+            ("eu:p/e/fold".to_string(), 2),
+            ("eu:p/d/refuse/reached".to_string(), 1),
+            ("ir:q/x".to_string(), 7),
+        ]);
+        let catalogue = [
+            "eu:p/d/fold",
+            "eu:p/d/fold-more",
+            "eu:p/d/fold/sat",
+            "eu:p/d/refuse/reached",
+            "eu:p/d/refuse/never",
+            "eu:p/e/fold",
+            "eu:p/e/refuse/seen-nowhere",
+            "ir:q/x",
+            "ir:q/never",
+        ];
+        // `fold/sat` belongs to `eu:p/d/fold`, which `fold-more` only
+        // looks like; `refuse/never` to `eu:p/d`, under which all three
+        // reached `eu:p/d/...` points lie; `seen-nowhere` to `eu:p/e`;
+        // `ir:q/never` is a whole-pass decision and left out.
+        let want = BTreeMap::from([
+            ("eu:p/d/fold".to_string(), 2),
+            ("eu:p/d/fold-more".to_string(), 1),
+            ("eu:p/d/refuse/reached".to_string(), 1),
+            ("eu:p/e/fold".to_string(), 1),
+        ]);
+        assert_eq!(frontier(&counts, &catalogue), want);
+    }
+}
