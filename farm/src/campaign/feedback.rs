@@ -45,6 +45,9 @@ pub const CORPUS_MAX: usize = 200;
 pub const MUTANT_PERCENT: u64 = 40;
 /// Percent that are fresh cases drawn with a corpus entry's features.
 pub const RECIPE_PERCENT: u64 = 20;
+/// Percent of the mutants drawn from focused entries (`super::focus`),
+/// when the corpus has any.
+pub const FOCUS_MUTANT_PERCENT: u64 = 50;
 /// Mutation attempts per mutant case before falling back to a fresh case.
 const MUTATION_TRIES: u32 = 4;
 /// Mutations per mutant (1 to this many).
@@ -179,7 +182,25 @@ pub fn make_case(
         .map(|x| x.weight.min(u32::MAX as u64) as u32)
         .collect();
     if roll < MUTANT_PERCENT {
-        let entry = &s.corpus[e.weighted(&weights)];
+        // Half the mutants come from focused entries when there are any,
+        // half from the rest, so neither starves the other.
+        let focused = s.corpus.iter().any(|x| x.focus.is_some());
+        let pool = focused && e.below(100) < FOCUS_MUTANT_PERCENT;
+        let pool_weights: Vec<u32> = (0..s.corpus.len())
+            .map(|i| {
+                if s.corpus[i].focus.is_some() == pool {
+                    weights[i]
+                } else {
+                    0
+                }
+            })
+            .collect();
+        let pool_weights = if pool_weights.iter().any(|&w| w > 0) {
+            pool_weights
+        } else {
+            weights.clone()
+        };
+        let entry = &s.corpus[e.weighted(&pool_weights)];
         let Ok(parent) = ir::parse_case(&entry.case) else {
             return fresh();
         };
@@ -207,7 +228,7 @@ pub fn make_case(
     }
     if roll < MUTANT_PERCENT + RECIPE_PERCENT {
         let with: Vec<usize> = (0..s.corpus.len())
-            .filter(|&i| s.corpus[i].recipe.is_some())
+            .filter(|&i| s.corpus[i].recipe.is_some() && s.corpus[i].focus.is_none())
             .collect();
         if !with.is_empty() {
             let w: Vec<u32> = with.iter().map(|&i| weights[i]).collect();
