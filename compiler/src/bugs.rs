@@ -99,6 +99,8 @@ bug_table! {
         "lets a compressed (SIMD16, or SIMD8 64-bit) instruction's destination take the register of a scalar or word source that dies there, so its first pass overwrites what its second pass reads";
     GcmHoistsCrossInvocation = "gcm-hoists-cross-invocation", "ir:gcm", "nir_opt_gcm pinning: instructions that are not CAN_REORDER (subgroup intrinsics) stay in their block",
         "hoists a loop-invariant subgroup op out of its loop, so it runs with the lanes active before the loop instead of those of each iteration";
+    GcmSinksCrossInvocation = "gcm-sinks-cross-invocation", "ir:gcm", "nir_opt_gcm late scheduling and pinning: a convergent intrinsic may not be made control-dependent on more values (seed 004)",
+        "sinks a subgroup op into the if arm that uses it, so it runs with that arm's lanes active instead of every lane before the if";
 }
 
 impl BugInfo {

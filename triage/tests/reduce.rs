@@ -300,6 +300,7 @@ bug_tests! {
     reduces_peephole_select_cross_invocation => "peephole-select-cross-invocation",
     reduces_dce_loop_phi_back_edge => "dce-loop-phi-back-edge",
     reduces_gcm_hoists_cross_invocation => "gcm-hoists-cross-invocation",
+    reduces_gcm_sinks_cross_invocation => "gcm-sinks-cross-invocation",
 }
 
 #[test]

@@ -1,19 +1,24 @@
 //! Global code motion, modelling NIR's `nir_opt_gcm` with
 //! `value_number = false` (Intel's setting): loop-invariant code leaves its
-//! loops.
+//! loops, and code sinks toward its uses, into the ifs that use it.
 //!
 //! For every instruction that may run where the program did not run it
 //! (`op.can_speculate()`: pure and never undefined), the earliest legal
 //! block is the deepest block, on the dominator tree, among those defining
-//! its sources (the entry block for an instruction without sources). On the
-//! dominator path from the instruction's block up to that earliest block,
-//! the pass picks the block with the smallest loop depth, the latest one on
-//! ties, as GCM's late scheduling does, and moves the instruction to the end
-//! of it if that is shallower than where it is. So an instruction only
-//! moves when that takes it out of at least one loop (and out of the ifs
-//! between), never merely out of an if, and lands as close to its old place
-//! as that allows (for a constant: the block just before the outermost loop
-//! it was in).
+//! its sources (the entry block for an instruction without sources), and
+//! the latest is the nearest common dominator of its uses (an
+//! instruction's block; for a phi source, the predecessor block; for an
+//! `if` condition, the block before the `if`). On the dominator path from
+//! the latest block up to the earliest one, the pass picks the block with
+//! the smallest loop depth, the latest one on ties, as GCM's late
+//! scheduling does (`gcm_schedule_late_def`). A block above the
+//! instruction's own gets it at its end (a hoist: out of at least one loop,
+//! never merely out of an if); a block below gets it at its start (a sink:
+//! into the arm of an `if`, or past a branch, that uses it, never into a
+//! loop). Uses are taken where they are when the pass starts and the
+//! instructions are visited in program order, so a source has moved before
+//! its users are placed, and every place is dominated by where each source
+//! now is and dominates every use.
 //!
 //! Pinned: subgroup ops (their values depend on the lanes active where they
 //! run, seed 004; NIR pins every non-CAN_REORDER intrinsic), ops that may be
@@ -32,80 +37,155 @@ use crate::bugs::Bug;
 use crate::coverage::hit;
 use crate::passes::IrCtx;
 use ir::cfg::Cfg;
-use ir::{Instr, Program, ValueId, ValueMap};
+use ir::{CfNode, Instr, Program, ValueId, ValueMap};
 
-/// Hoists loop-invariant speculatable instructions; returns whether the
-/// program changed.
+/// Hoists loop-invariant speculatable instructions and sinks them toward
+/// their uses; returns whether the program changed.
 pub fn run(p: &mut Program, ctx: &IrCtx) -> bool {
     let cfg = Cfg::build(&p.body);
     let bound = p.value_bound();
-    // The block index defining each value, updated as instructions move.
-    let mut def_block = vec![0usize; bound];
+    // The block index defining each value when the pass starts.
+    let mut home = vec![0usize; bound];
     p.for_each_block(&mut |b| {
         let bi = cfg.index(b.id).expect("every block is in the CFG");
         for phi in &b.phis {
             // The injected bug forgets phi sources: they count as defined
             // in the entry block.
             if !(bi != 0 && ctx.bugs.has(Bug::GcmIgnoresPhiSource)) {
-                def_block[phi.dest.id.0 as usize] = bi;
+                home[phi.dest.id.0 as usize] = bi;
             }
         }
         for d in b.instrs.iter().filter_map(|i| i.dest) {
-            def_block[d.id.0 as usize] = bi;
+            home[d.id.0 as usize] = bi;
         }
     });
-    // The moves, in program order: (value, destination block index).
-    let mut moves: Vec<(ValueId, usize)> = Vec::new();
+    // Schedule early, in program order: the earliest block of every value
+    // (its own for a pinned one), and the movable instructions.
+    let mut early = home.clone();
+    let mut movable: Vec<(ValueId, usize)> = Vec::new();
+    let mut pinned_cross: Vec<(ValueId, usize)> = Vec::new();
+    // Both, in program order (the order moved instructions keep).
+    let mut order: Vec<(ValueId, usize)> = Vec::new();
     p.for_each_block(&mut |b| {
         let bi = cfg.index(b.id).expect("every block is in the CFG");
+        if !cfg.reachable(bi) {
+            return;
+        }
         for i in &b.instrs {
             let Some(d) = i.dest else {
                 continue;
             };
+            let e = earliest(&cfg, &early, i);
+            let leaves_loop = walk_up(&cfg, bi, e) != bi;
             // Injected bug (BUGS.md: gcm-hoists-cross-invocation): an op
             // pinned only because it reads the active lanes moves anyway.
-            let unpinned = |i: &Instr| {
-                i.op.is_cross_invocation()
-                    && !i.op.has_side_effects()
-                    && !i.op.may_be_undefined()
-                    && placement(&cfg, &def_block, i, bi) != bi
-                    && ctx.bugs.has(Bug::GcmHoistsCrossInvocation)
-            };
-            if !i.op.can_speculate() && !unpinned(i) {
+            let unpinned = i.op.is_cross_invocation()
+                && !i.op.has_side_effects()
+                && !i.op.may_be_undefined()
+                && leaves_loop
+                && ctx.bugs.has(Bug::GcmHoistsCrossInvocation);
+            if !i.op.can_speculate() && !unpinned {
                 // Pinned; recorded where it would otherwise leave a loop.
-                if cfg.loop_depth[bi] > 0 && placement(&cfg, &def_block, i, bi) != bi {
+                if cfg.loop_depth[bi] > 0 && leaves_loop {
                     hit(if i.op.is_cross_invocation() {
                         cov::PINNED_CROSS_INVOCATION
                     } else {
                         cov::PINNED_UNDEFINED
                     });
+                } else if i.op.is_cross_invocation() && !i.op.has_side_effects() {
+                    pinned_cross.push((d.id, bi));
+                    order.push((d.id, bi));
                 }
                 continue;
             }
-            let to = placement(&cfg, &def_block, i, bi);
-            if to != bi {
-                hit(cov::HOIST);
-                if cfg.loop_depth[bi] - cfg.loop_depth[to] >= 2 {
-                    hit(cov::HOIST_SEVERAL);
-                }
-                if cfg.loop_depth[to] > 0 {
-                    hit(cov::HOIST_INTO_OUTER);
-                }
-                if i.srcs.is_empty() {
-                    hit(cov::HOIST_NO_SOURCES);
-                }
-                def_block[d.id.0 as usize] = to;
-                moves.push((d.id, to));
-            } else if cfg.loop_depth[bi] > 0 {
-                hit(cov::REFUSE_LOOP_VARIANT);
-            }
+            early[d.id.0 as usize] = e;
+            movable.push((d.id, bi));
+            order.push((d.id, bi));
         }
     });
+    // Schedule late, users first: the nearest common dominator of the
+    // uses' final blocks, then up the dominator tree to the earliest block,
+    // the smallest loop depth winning and the latest block on ties.
+    let uses = uses_of(p, &cfg, bound);
+    let mut fin = home.clone();
+    let late = |fin: &[usize], v: ValueId| -> Option<usize> {
+        let mut acc: Option<usize> = None;
+        for &(user, at) in &uses[v.0 as usize] {
+            let b = match user {
+                Some(u) => fin[u.0 as usize],
+                None => at?,
+            };
+            acc = Some(acc.map_or(b, |a| common_dominator(&cfg, a, b)));
+        }
+        acc
+    };
+    for &(v, bi) in movable.iter().rev() {
+        let start = late(&fin, v).unwrap_or(bi);
+        let e = early[v.0 as usize];
+        if !cfg.dominates(e, start) {
+            continue;
+        }
+        let to = walk_up(&cfg, start, e);
+        // Only along the instruction's own dominator path.
+        if cfg.dominates(to, bi) || cfg.dominates(bi, to) {
+            fin[v.0 as usize] = to;
+        }
+    }
+    // Subgroup ops stay where they are: sunk into a branch they would run
+    // on fewer lanes. Their users are placed already, and their sources
+    // dominate their own block, so the injected bug may sink them last.
+    for &(v, bi) in &pinned_cross {
+        let Some(l) = late(&fin, v).filter(|&l| l != bi && cfg.dominates(bi, l)) else {
+            continue;
+        };
+        let to = walk_up(&cfg, l, bi);
+        if to == bi {
+            continue;
+        }
+        // Injected bug (BUGS.md: gcm-sinks-cross-invocation): a subgroup
+        // op sinks toward its uses like a pure one.
+        if ctx.bugs.has(Bug::GcmSinksCrossInvocation) {
+            fin[v.0 as usize] = to;
+        } else {
+            hit(cov::PINNED_WOULD_SINK);
+        }
+    }
+    let mut is_movable = vec![false; bound];
+    for &(v, _) in &movable {
+        is_movable[v.0 as usize] = true;
+    }
+    // The moves, in program order: (value, destination, sinks).
+    let mut moves: Vec<(ValueId, usize, bool)> = Vec::new();
+    for &(v, bi) in &order {
+        let to = fin[v.0 as usize];
+        if to == bi {
+            if cfg.loop_depth[bi] > 0 && is_movable[v.0 as usize] {
+                hit(cov::REFUSE_LOOP_VARIANT);
+            }
+            continue;
+        }
+        let sinks = cfg.dominates(bi, to);
+        if sinks {
+            hit(cov::SINK);
+            if cfg.loop_depth[to] > 0 {
+                hit(cov::SINK_IN_LOOP);
+            }
+        } else {
+            hit(cov::HOIST);
+            if cfg.loop_depth[bi] - cfg.loop_depth[to] >= 2 {
+                hit(cov::HOIST_SEVERAL);
+            }
+            if cfg.loop_depth[to] > 0 {
+                hit(cov::HOIST_INTO_OUTER);
+            }
+        }
+        moves.push((v, to, sinks));
+    }
     if moves.is_empty() {
         return false;
     }
     let mut target: ValueMap<usize> = ValueMap::with_bound(bound);
-    for &(v, to) in &moves {
+    for &(v, to, _) in &moves {
         target.insert(v, to);
     }
     let mut taken: ValueMap<Instr> = ValueMap::with_bound(bound);
@@ -118,29 +198,102 @@ pub fn run(p: &mut Program, ctx: &IrCtx) -> bool {
             _ => true,
         });
     });
+    // A hoist goes to the end of its block, a sink to the start (before
+    // the uses there); both in program order, so sources come first.
     p.for_each_block_mut(&mut |b| {
         let bi = cfg.index(b.id).expect("every block is in the CFG");
-        for &(v, to) in &moves {
+        let mut sunk = Vec::new();
+        for &(v, to, sinks) in &moves {
             if to == bi {
-                b.instrs.push(taken.remove(v).expect("taken once"));
+                let i = taken.remove(v).expect("taken once");
+                if i.srcs.is_empty() && !sinks {
+                    hit(cov::HOIST_NO_SOURCES);
+                }
+                if sinks {
+                    sunk.push(i);
+                } else {
+                    b.instrs.push(i);
+                }
             }
         }
+        b.instrs.splice(0..0, sunk);
     });
     true
 }
 
-/// Where instruction `i`, now in block index `bi`, belongs.
-fn placement(cfg: &Cfg, def_block: &[usize], i: &Instr, bi: usize) -> usize {
-    // Every source's block dominates `bi`, so they lie on one dominator
-    // path; the earliest legal block is the deepest of them.
-    let mut earliest = 0;
-    for s in &i.srcs {
-        let d = def_block[s.0 as usize];
-        if cfg.dominates(earliest, d) {
-            earliest = d;
+/// Every use of each value: the user's value when the user is an
+/// instruction defining one (it may move), else the block of the use (a
+/// store's block; a phi source's predecessor; an `if` condition's block,
+/// the one before the `if`), `None` for a block the entry does not reach.
+type Uses = Vec<Vec<(Option<ValueId>, Option<usize>)>>;
+
+fn uses_of(p: &Program, cfg: &Cfg, bound: usize) -> Uses {
+    fn walk(list: &[CfNode], cfg: &Cfg, uses: &mut Uses) {
+        let at = |id| cfg.index(id).filter(|&i| cfg.reachable(i));
+        let note = |uses: &mut Uses, v: ValueId, u: (Option<ValueId>, Option<usize>)| {
+            if let Some(l) = uses.get_mut(v.0 as usize) {
+                l.push(u);
+            }
+        };
+        let mut before = None;
+        for n in list {
+            match n {
+                CfNode::Block(b) => {
+                    let bi = at(b.id);
+                    for phi in &b.phis {
+                        for &(pred, v) in &phi.srcs {
+                            note(uses, v, (None, at(pred)));
+                        }
+                    }
+                    for i in &b.instrs {
+                        for &v in &i.srcs {
+                            // A user in an unreachable block pins its source.
+                            let user = i.dest.map(|d| d.id).filter(|_| bi.is_some());
+                            note(uses, v, (user, bi));
+                        }
+                    }
+                    before = bi;
+                }
+                CfNode::If(f) => {
+                    note(uses, f.cond, (None, before));
+                    walk(&f.then_body, cfg, uses);
+                    walk(&f.else_body, cfg, uses);
+                }
+                CfNode::Loop(l) => walk(&l.body, cfg, uses),
+            }
         }
     }
-    let (mut b, mut best) = (bi, bi);
+    let mut uses = vec![Vec::new(); bound];
+    walk(&p.body, cfg, &mut uses);
+    uses
+}
+
+/// The nearest block dominating both `a` and `b` (both reachable).
+fn common_dominator(cfg: &Cfg, mut a: usize, b: usize) -> usize {
+    while !cfg.dominates(a, b) {
+        a = cfg.idom[a];
+    }
+    a
+}
+
+/// The earliest legal block of `i`: every source's earliest block
+/// dominates the instruction, so they lie on one dominator path; the
+/// deepest of them (the entry block for an instruction without sources).
+fn earliest(cfg: &Cfg, early: &[usize], i: &Instr) -> usize {
+    let mut e = 0;
+    for s in &i.srcs {
+        let d = early[s.0 as usize];
+        if cfg.dominates(e, d) {
+            e = d;
+        }
+    }
+    e
+}
+
+/// From block `start` up the dominator tree to block `earliest`: the block
+/// with the smallest loop depth, the latest one on ties.
+fn walk_up(cfg: &Cfg, start: usize, earliest: usize) -> usize {
+    let (mut b, mut best) = (start, start);
     while b != earliest {
         b = cfg.idom[b];
         if cfg.loop_depth[b] < cfg.loop_depth[best] {
@@ -155,11 +308,16 @@ mod tests {
     use super::super::testing::{check, check_corpus, ctx, hits_of, Pass, PIPELINE};
 
     #[test]
-    fn hoists_loop_invariant_code_to_the_block_before_the_loop() {
-        // %5 (constant), %6 (from %0 and %5) and %7 (from %6) are loop
-        // invariant and go to b0 in order, the latter from inside an if;
-        // %8 uses the counter phi and stays; %9 (udiv, may be undefined) and
-        // the ballot %10 are pinned though their sources are invariant.
+    fn moves_loop_invariant_code_out_of_the_loop_toward_its_uses() {
+        // %5, %6 and %7 are loop invariant. %7 (in the arm that breaks) and
+        // %6 (read only by %7) are used only after the loop: late
+        // scheduling takes the latest block at loop depth 0 on the way to
+        // their earliest block, b5, so they sink out of the loop, %6 first.
+        // The constant %5 is also read in the loop (%9, %8): the nearest
+        // common dominator of its uses is b1, and up from there b0 is the
+        // shallowest block, so it is hoisted to the end of b0. %8 uses the
+        // counter phi and stays; %9 (udiv, may be undefined) and the ballot
+        // %10 are pinned though their sources are invariant.
         check(
             super::run,
             "shader: t
@@ -211,8 +369,6 @@ impl main {
 	32 %2 = load_const (0x00000000)
 	1 %3 = ilt %2, %1
 	32 %5 = load_const (0x00000003)
-	32 %6 = imul %0, %5
-	32 %7 = iadd %6, %0
 	loop {
 		block b1:
 		32 %4 = phi b0: %2, b4: %8
@@ -229,6 +385,8 @@ impl main {
 		32 %8 = iadd %4, %5
 	}
 	block b5:
+	32 %6 = imul %0, %5
+	32 %7 = iadd %6, %0
 	@store_output (%7) (slot=0)
 	@store_output (%9) (slot=1)
 	@store_output (%10) (slot=2)
@@ -356,6 +514,75 @@ impl main {
     }
 
     #[test]
+    fn sinks_code_into_the_branch_that_uses_it_but_not_subgroup_ops() {
+        // %3 and %2 are used only in the then-arm (through %7): they sink
+        // to its start, %2 first. %5 is used only after the if and sinks
+        // past it. The subgroup op %4 would sink too, but in the arm it
+        // would run on fewer lanes, so it stays (seed 004).
+        let text = "shader: t
+decl_input 0 i32
+decl_input 1 i32
+decl_output 0 i32
+decl_output 1 i32
+impl main {
+	block b0:
+	32 %0 = @load_input () (slot=0)
+	32 %1 = @load_input () (slot=1)
+	32 %2 = imul %0, %1
+	32 %3 = iadd %2, %0
+	32 %4 = @read_first_invocation (%0)
+	32 %5 = ineg %1
+	1 %6 = ilt %0, %1
+	if %6 {
+		block b1:
+		32 %7 = iadd %3, %4
+		@store_output (%7) (slot=0)
+	} else {
+		block b2:
+	}
+	block b3:
+	@store_output (%5) (slot=1)
+}
+";
+        check(
+            super::run,
+            text,
+            "shader: t
+decl_input 0 i32
+decl_input 1 i32
+decl_output 0 i32
+decl_output 1 i32
+impl main {
+	block b0:
+	32 %0 = @load_input () (slot=0)
+	32 %1 = @load_input () (slot=1)
+	32 %4 = @read_first_invocation (%0)
+	1 %6 = ilt %0, %1
+	if %6 {
+		block b1:
+		32 %2 = imul %0, %1
+		32 %3 = iadd %2, %0
+		32 %7 = iadd %3, %4
+		@store_output (%7) (slot=0)
+	} else {
+		block b2:
+	}
+	block b3:
+	32 %5 = ineg %1
+	@store_output (%5) (slot=1)
+}
+",
+        );
+        assert_eq!(
+            hits_of(super::run, &ctx(), text),
+            crate::coverage::Hits::from([
+                ("ir:gcm/sink", 3),
+                ("ir:gcm/refuse/pinned-cross-invocation-would-sink", 1),
+            ])
+        );
+    }
+
+    #[test]
     fn records_hoists_and_what_stays() {
         // The constant %3 leaves the loop; %5 and %6 use the counter phi;
         // the udiv %4 and the ballot %7 have invariant sources but are
@@ -427,19 +654,45 @@ impl main {
         assert!(compared > 300, "only {compared} runs compared");
     }
 
+    /// Whether the `@read_first_invocation` of bug `name`'s case comes after
+    /// `marker` once gcm has run, without and with the bug.
+    fn subgroup_op_after(name: &str, bug: crate::bugs::Bug, marker: &str) -> (bool, bool) {
+        use super::super::testing::bug_case_after;
+        let after = |text: String| {
+            let at = text.find("@read_first_invocation").unwrap();
+            text[..at].contains(marker)
+        };
+        (
+            after(bug_case_after(super::run, name, None)),
+            after(bug_case_after(super::run, name, Some(bug))),
+        )
+    }
+
     #[test]
     fn injected_bug_hoists_a_subgroup_op_out_of_its_loop() {
-        use super::super::testing::bug_case_after;
-        use crate::bugs::Bug;
-        let run = |bug| bug_case_after(super::run, "gcm-hoists-cross-invocation", bug);
-        let in_loop = |text: &str| {
-            let at = text.find("@read_first_invocation").unwrap();
-            text[..at].contains("loop {")
-        };
-        // Pinned: it stays in the loop header.
-        assert!(in_loop(&run(None)));
-        // The bug moves it to b0, before the loop.
-        let buggy = run(Some(Bug::GcmHoistsCrossInvocation));
-        assert!(!in_loop(&buggy), "{buggy}");
+        // Pinned, it stays in the loop header; the bug moves it before the
+        // loop.
+        assert_eq!(
+            subgroup_op_after(
+                "gcm-hoists-cross-invocation",
+                crate::bugs::Bug::GcmHoistsCrossInvocation,
+                "loop {"
+            ),
+            (true, false)
+        );
+    }
+
+    #[test]
+    fn injected_bug_sinks_a_subgroup_op_into_the_arm_that_uses_it() {
+        // Pinned, it stays before the if; the bug sinks it into the
+        // then-arm, its only use.
+        assert_eq!(
+            subgroup_op_after(
+                "gcm-sinks-cross-invocation",
+                crate::bugs::Bug::GcmSinksCrossInvocation,
+                "if %"
+            ),
+            (false, true)
+        );
     }
 }

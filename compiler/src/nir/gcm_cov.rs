@@ -9,6 +9,14 @@ crate::points! {
     /// ... an instruction without sources (a constant, an input load), which
     /// goes to the block before its outermost loop.
     HOIST_NO_SOURCES = "ir:gcm/hoist/out-of-loop/no-sources",
+    /// An instruction sank toward its uses: into the arm of an `if` that
+    /// uses it, or past a branch.
+    SINK = "ir:gcm/sink",
+    /// ... to a block inside a loop (it was in the same loop).
+    SINK_IN_LOOP = "ir:gcm/sink/in-loop",
+    /// A subgroup op would sink toward its uses but stays: in a branch it
+    /// would run on fewer lanes (seed 004).
+    PINNED_WOULD_SINK = "ir:gcm/refuse/pinned-cross-invocation-would-sink",
     /// A speculatable instruction in a loop stayed: a source is defined in
     /// its innermost loop (a phi, a pinned op, a loop-variant value).
     REFUSE_LOOP_VARIANT = "ir:gcm/refuse/loop-variant-source",
