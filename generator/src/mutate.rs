@@ -414,33 +414,27 @@ fn interpose_unary(c: &mut Case, e: &mut dyn Entropy) -> bool {
     let Some(site) = choose(&c.program, e, &pred) else {
         return false;
     };
-    let mut from = None;
+    // The op is chosen at the site; every reader of the site's value then
+    // reads the op's value instead, and the op goes in right after the site.
+    let mut made = None;
     at_site(&mut c.program, site, &pred, &mut |b, i| {
         let ops = unaries(&b.instrs[i]);
         let op = ops[e.below(ops.len() as u64) as usize];
         let d = b.instrs[i].dest.expect("the site defines a value");
-        b.instrs.insert(i + 1, alu(op, next, d.bits, vec![d.id]));
-        from = Some(d.id);
+        made = Some((d.id, alu(op, next, d.bits, vec![d.id])));
     });
-    let Some(old) = from else { return false };
+    let Some((old, unary)) = made else {
+        return false;
+    };
     let new = ValueId(next);
-    c.program.for_each_block_mut(&mut |b| {
-        for p in &mut b.phis {
-            for (_, v) in &mut p.srcs {
-                if *v == old {
-                    *v = new;
-                }
-            }
+    c.program.for_each_use_mut(&mut |v| {
+        if *v == old {
+            *v = new;
         }
-        for i in &mut b.instrs {
-            if i.dest.map(|d| d.id) != Some(new) {
-                for v in &mut i.srcs {
-                    if *v == old {
-                        *v = new;
-                    }
-                }
-            }
-        }
+    });
+    let mut unary = Some(unary);
+    at_site(&mut c.program, site, &pred, &mut |b, i| {
+        b.instrs.insert(i + 1, unary.take().expect("one site"));
     });
     true
 }

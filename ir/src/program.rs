@@ -186,6 +186,34 @@ impl Program {
         walk(&self.body, f)
     }
 
+    /// Calls `f` on every value use, to read or replace it: instruction
+    /// sources, phi sources and `if` conditions, in program order.
+    pub fn for_each_use_mut(&mut self, f: &mut impl FnMut(&mut ValueId)) {
+        fn walk(list: &mut [CfNode], f: &mut impl FnMut(&mut ValueId)) {
+            for n in list {
+                match n {
+                    CfNode::Block(b) => {
+                        b.phis
+                            .iter_mut()
+                            .flat_map(|p| &mut p.srcs)
+                            .for_each(|(_, v)| f(v));
+                        b.instrs
+                            .iter_mut()
+                            .flat_map(|i| &mut i.srcs)
+                            .for_each(&mut *f);
+                    }
+                    CfNode::If(i) => {
+                        f(&mut i.cond);
+                        walk(&mut i.then_body, f);
+                        walk(&mut i.else_body, f);
+                    }
+                    CfNode::Loop(l) => walk(&mut l.body, f),
+                }
+            }
+        }
+        walk(&mut self.body, f)
+    }
+
     /// The number of instructions (phis included, jumps excluded).
     pub fn num_instrs(&self) -> usize {
         let mut n = 0;

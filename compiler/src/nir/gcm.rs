@@ -62,10 +62,10 @@ pub fn run(p: &mut Program, ctx: &IrCtx) -> bool {
     // Schedule early, in program order: the earliest block of every value
     // (its own for a pinned one), and the movable instructions.
     let mut early = home.clone();
-    let mut movable: Vec<(ValueId, usize)> = Vec::new();
-    let mut pinned_cross: Vec<(ValueId, usize)> = Vec::new();
-    // Both, in program order (the order moved instructions keep).
-    let mut order: Vec<(ValueId, usize)> = Vec::new();
+    // In program order (the order moved instructions keep): each movable
+    // instruction and each pinned subgroup op, its block, and whether it
+    // is movable.
+    let mut order: Vec<(ValueId, usize, bool)> = Vec::new();
     p.for_each_block(&mut |b| {
         let bi = cfg.index(b.id).expect("every block is in the CFG");
         if !cfg.reachable(bi) {
@@ -93,14 +93,12 @@ pub fn run(p: &mut Program, ctx: &IrCtx) -> bool {
                         cov::PINNED_UNDEFINED
                     });
                 } else if i.op.is_cross_invocation() && !i.op.has_side_effects() {
-                    pinned_cross.push((d.id, bi));
-                    order.push((d.id, bi));
+                    order.push((d.id, bi, false));
                 }
                 continue;
             }
             early[d.id.0 as usize] = e;
-            movable.push((d.id, bi));
-            order.push((d.id, bi));
+            order.push((d.id, bi, true));
         }
     });
     // Schedule late, users first: the nearest common dominator of the
@@ -119,7 +117,7 @@ pub fn run(p: &mut Program, ctx: &IrCtx) -> bool {
         }
         acc
     };
-    for &(v, bi) in movable.iter().rev() {
+    for &(v, bi, _) in order.iter().rev().filter(|o| o.2) {
         let start = late(&fin, v).unwrap_or(bi);
         let e = early[v.0 as usize];
         if !cfg.dominates(e, start) {
@@ -134,7 +132,7 @@ pub fn run(p: &mut Program, ctx: &IrCtx) -> bool {
     // Subgroup ops stay where they are: sunk into a branch they would run
     // on fewer lanes. Their users are placed already, and their sources
     // dominate their own block, so the injected bug may sink them last.
-    for &(v, bi) in &pinned_cross {
+    for &(v, bi, _) in order.iter().filter(|o| !o.2) {
         let Some(l) = late(&fin, v).filter(|&l| l != bi && cfg.dominates(bi, l)) else {
             continue;
         };
@@ -150,16 +148,12 @@ pub fn run(p: &mut Program, ctx: &IrCtx) -> bool {
             hit(cov::PINNED_WOULD_SINK);
         }
     }
-    let mut is_movable = vec![false; bound];
-    for &(v, _) in &movable {
-        is_movable[v.0 as usize] = true;
-    }
     // The moves, in program order: (value, destination, sinks).
     let mut moves: Vec<(ValueId, usize, bool)> = Vec::new();
-    for &(v, bi) in &order {
+    for &(v, bi, movable) in &order {
         let to = fin[v.0 as usize];
         if to == bi {
-            if cfg.loop_depth[bi] > 0 && is_movable[v.0 as usize] {
+            if cfg.loop_depth[bi] > 0 && movable {
                 hit(cov::REFUSE_LOOP_VARIANT);
             }
             continue;

@@ -66,13 +66,7 @@ impl Collector {
                 )
             };
             let reduce = |entry: &super::feedback::Entry, point: &str| {
-                let configs = fb
-                    .mix
-                    .configs(super::case_seed(fb.id.seed, entry.case_index));
-                let Ok(case) = ir::parse_case(&entry.case) else {
-                    return vec![];
-                };
-                super::focus::focus(&case, &configs, point)
+                super::focus::focus_entry(entry, &fb.mix, fb.id.seed, point)
             };
             let next = super::feedback::next_snapshot(
                 &snapshot,

@@ -15,6 +15,7 @@
 //! corpus, so a campaign stays deterministic.
 
 use super::feedback::Entry;
+use super::mix::Mix;
 use super::stats::PointCount;
 use ir::Case;
 use oracle::{Capture, Config, Session};
@@ -108,6 +109,16 @@ pub fn focus(case: &Case, configs: &[Config], point: &str) -> Vec<Case> {
     out
 }
 
+/// [`focus`] for corpus entry `entry`, under the configs `mix` gives the
+/// case it came from in a campaign of seed `seed`.
+pub fn focus_entry(entry: &Entry, mix: &Mix, seed: u64, point: &str) -> Vec<Case> {
+    let Ok(case) = ir::parse_case(&entry.case) else {
+        return vec![];
+    };
+    let configs = mix.configs(super::case_seed(seed, entry.case_index));
+    focus(&case, &configs, point)
+}
+
 /// The frontier of the campaign's counts over the compiler's catalogue.
 pub fn campaign_frontier(counts: &BTreeMap<String, PointCount>) -> BTreeMap<String, u64> {
     let cases: BTreeMap<String, u64> = counts.iter().map(|(k, v)| (k.clone(), v.cases)).collect();
@@ -142,7 +153,7 @@ pub fn add_focused(
     for (_, _, point) in points {
         let mut sources: Vec<usize> = (0..corpus.len())
             .filter(|&i| corpus[i].focus.is_none() && corpus[i].points.contains(point))
-            .filter(|&i| !focused.contains(&format!("{point}@{}", corpus[i].case_index)))
+            .filter(|&i| !focused.contains(&focus_key(point, corpus[i].case_index)))
             .collect();
         sources.sort_by_key(|&i| corpus[i].case_index);
         todo.extend(sources.into_iter().map(|i| (i, point)));
@@ -153,7 +164,7 @@ pub fn add_focused(
     let mut added = Vec::new();
     for (i, point) in todo.into_iter().take(FOCUS_PER_EPOCH) {
         let source = &corpus[i];
-        focused.insert(format!("{point}@{}", source.case_index));
+        focused.insert(focus_key(point, source.case_index));
         let r = reduce(source, point);
         for case in r {
             added.push(Entry {
@@ -167,6 +178,11 @@ pub fn add_focused(
         }
     }
     corpus.extend(added);
+}
+
+/// How a focused source is recorded in the snapshot: `POINT@CASE`.
+fn focus_key(point: &str, case_index: u64) -> String {
+    format!("{point}@{case_index}")
 }
 
 /// A focused entry's extra weight: [`FOCUS_WEIGHT`] per neighbour of its

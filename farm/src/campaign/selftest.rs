@@ -191,11 +191,7 @@ fn search(
         )
     };
     let reduce = |entry: &feedback::Entry, point: &str| {
-        let configs = mix.configs(case_seed(settings.seed, entry.case_index));
-        let Ok(case) = ir::parse_case(&entry.case) else {
-            return vec![];
-        };
-        super::focus::focus(&case, &configs, point)
+        super::focus::focus_entry(entry, &mix, settings.seed, point)
     };
     std::thread::scope(|scope| {
         for _ in 0..settings.jobs {

@@ -116,6 +116,10 @@ impl<'a> Cur<'a> {
         }
     }
     pub(super) fn value(&mut self) -> PResult<ValueId> {
+        self.value_then(false)
+    }
+    /// `%N`; with `swizzle`, a `.` may follow (the caller reads it).
+    fn value_then(&mut self, swizzle: bool) -> PResult<ValueId> {
         self.ws();
         let save = self.pos;
         if !self.eat('%') {
@@ -129,9 +133,8 @@ impl<'a> Cur<'a> {
         let Ok(n) = digits.parse::<u64>() else {
             return self.err(format!("expected a value number, found {}", self.found()));
         };
-        if self.peek() == Some('.') {
-            return self
-                .err("vector components (`.x`, swizzles) are not modelled: the IR is scalar");
+        if self.peek() == Some('.') && !swizzle {
+            return self.vector_err();
         }
         match u32::try_from(n) {
             Ok(n) if n <= MAX_TEXT_INDEX => Ok(ValueId(n)),
@@ -143,46 +146,29 @@ impl<'a> Cur<'a> {
             }
         }
     }
+    fn vector_err<T>(&self) -> PResult<T> {
+        self.err("vector components (`.x`, swizzles) are not modelled: the IR is scalar")
+    }
     /// An ALU source as NIR writes it: a value with an optional swizzle
     /// (`%3.y`, which only buffer descriptors may have), and the constant
     /// NIR prints after a constant source.
     pub(super) fn src_swizzled(&mut self) -> PResult<super::memory::SwzSrc> {
         self.ws();
         let at = self.pos;
-        // `value` stops at a `.`; read the number without it first.
-        let end = self.s[at..]
-            .char_indices()
-            .skip(1)
-            .find(|(_, ch)| !ch.is_ascii_digit())
-            .map_or(self.s.len(), |(i, _)| at + i);
+        let value = self.value_then(true)?;
         let mut swizzle = None;
-        if self.s[end..].starts_with('.') {
-            let letters: String = self.s[end + 1..]
+        if self.peek() == Some('.') {
+            let dot = self.pos;
+            let letters: String = self.s[dot + 1..]
                 .chars()
                 .take_while(|ch| "xyzw".contains(*ch))
                 .collect();
-            if !letters.is_empty() {
-                swizzle = Some((letters, end));
+            if letters.is_empty() {
+                return self.vector_err();
             }
+            self.pos = dot + 1 + letters.len();
+            swizzle = Some((letters, dot));
         }
-        let value = match &swizzle {
-            Some((letters, dot)) => {
-                // Read the number alone, then step over the swizzle.
-                let text = &self.s[..*dot];
-                let mut head = Cur {
-                    line: self.line,
-                    s: text,
-                    pos: at,
-                };
-                let v = head.value()?;
-                self.pos = dot + 1 + letters.len();
-                v
-            }
-            None => {
-                self.pos = at;
-                self.value()?
-            }
-        };
         self.skip_inline_constant()?;
         Ok(super::memory::SwzSrc { value, at, swizzle })
     }

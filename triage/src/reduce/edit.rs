@@ -65,39 +65,11 @@ pub(crate) fn site_def(p: &Program, s: Site) -> Option<Def> {
     d
 }
 
-/// Calls `f` on every value use: instruction sources, phi sources and if
-/// conditions.
-pub(crate) fn for_each_use_mut(list: &mut [CfNode], f: &mut impl FnMut(&mut ValueId)) {
-    for n in list {
-        match n {
-            CfNode::Block(b) => {
-                for p in &mut b.phis {
-                    for (_, v) in &mut p.srcs {
-                        f(v);
-                    }
-                }
-                for i in &mut b.instrs {
-                    for v in &mut i.srcs {
-                        f(v);
-                    }
-                }
-            }
-            CfNode::If(x) => {
-                f(&mut x.cond);
-                for_each_use_mut(&mut x.then_body, f);
-                for_each_use_mut(&mut x.else_body, f);
-            }
-            CfNode::Loop(l) => for_each_use_mut(&mut l.body, f),
-        }
-    }
-}
-
 /// Every value used, with multiplicity ignored.
 pub(crate) fn used_values(p: &Program) -> BTreeSet<ValueId> {
-    let mut body = p.body.clone();
     let mut set = BTreeSet::new();
-    for_each_use_mut(&mut body, &mut |v| {
-        set.insert(*v);
+    p.for_each_use(&mut |v| {
+        set.insert(v);
     });
     set
 }
@@ -105,8 +77,7 @@ pub(crate) fn used_values(p: &Program) -> BTreeSet<ValueId> {
 fn max_ids(p: &Program) -> (u32, u32) {
     let mut mv = p.value_bound() as u32;
     let mut mb = p.block_bound() as u32;
-    let mut body = p.body.clone();
-    for_each_use_mut(&mut body, &mut |v| mv = mv.max(v.0 + 1));
+    p.for_each_use(&mut |v| mv = mv.max(v.0 + 1));
     p.for_each_block(&mut |b| {
         for phi in &b.phis {
             for (pb, _) in &phi.srcs {
@@ -240,9 +211,9 @@ impl Editor {
         if self.subst.is_empty() {
             return;
         }
-        let mut body = std::mem::take(&mut self.program.body);
-        for_each_use_mut(&mut body, &mut |v| *v = self.resolve_value(*v));
-        self.program.body = body;
+        let mut program = std::mem::take(&mut self.program);
+        program.for_each_use_mut(&mut |v| *v = self.resolve_value(*v));
+        self.program = program;
     }
 
     /// Puts the program back together (see the module documentation).
@@ -621,7 +592,7 @@ pub(crate) fn renumber(p: &Program) -> Program {
         }
     });
     let mut q = p.clone();
-    for_each_use_mut(&mut q.body, &mut |v| {
+    q.for_each_use_mut(&mut |v| {
         if let Some(&w) = vmap.get(v) {
             *v = w;
         }

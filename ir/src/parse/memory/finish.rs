@@ -5,7 +5,7 @@ use super::{error, Access, Mem, SlotKind};
 use crate::nir::{dest_type, src_type, NirType};
 use crate::op::Op;
 use crate::parse::PResult;
-use crate::program::{CfNode, Def, Program, ValueId};
+use crate::program::{Program, ValueId};
 use crate::types::SlotType;
 use std::collections::HashMap;
 
@@ -18,15 +18,24 @@ impl Mem {
             return Ok(());
         }
         // A store's size is its value's, known now.
-        let defs = definitions(p);
+        let value_bits = p.value_bits();
         for m in 0..self.mapped.len() {
             if self.mapped[m].kind != SlotKind::Output {
                 continue;
             }
             let old = self.mapped[m].key;
             let mut bits = None;
-            for a in self.accesses.iter_mut().filter(|a| a.store && a.key == old) {
-                let b = a.value.and_then(|v| defs.get(&v.0)).map_or(32, |d| d.bits);
+            for a in self
+                .accesses
+                .iter_mut()
+                .filter(|a| a.is_store() && a.key == old)
+            {
+                // An undefined value (the validator names it) counts as 32-bit.
+                let b = a
+                    .value
+                    .and_then(|v| value_bits.get(v.0 as usize).copied())
+                    .filter(|&b| b != 0)
+                    .unwrap_or(32);
                 if b == 1 {
                     return error(
                         a.line,
@@ -117,7 +126,7 @@ impl Mem {
                 at(a, format!("offset {} has a negative term: only non-negative offsets and strides are modelled", a.key.at))?;
             }
             if c1 == 0 {
-                if a.store {
+                if a.is_store() {
                     at(a, format!("a store to the fixed offset {c0}: every invocation writes the same bytes"))?;
                 }
             } else {
@@ -139,11 +148,11 @@ impl Mem {
                     at(a, format!("the fixed bytes {c0}..+{bytes} may be an invocation's own element (those start at offset {}, line {})", o.key.at, o.line))?;
                 }
             }
-            if !a.store {
+            if !a.is_store() {
                 let shares_loop = |o: &Access| o.loops.iter().any(|l| a.loops.contains(l));
                 if let Some(s) = same
                     .iter()
-                    .find(|o| o.store && o.key == a.key && (o.line < a.line || shares_loop(o)))
+                    .find(|o| o.is_store() && o.key == a.key && (o.line < a.line || shares_loop(o)))
                 {
                     at(a, format!("this load may read what the store at line {} wrote: reads after writes through memory are not modelled", s.line))?;
                 }
@@ -153,24 +162,10 @@ impl Mem {
     }
 }
 
-/// Every value's definition.
-fn definitions(p: &Program) -> HashMap<u32, Def> {
-    let mut defs = HashMap::new();
-    p.for_each_block(&mut |b| {
-        for ph in &b.phis {
-            defs.insert(ph.dest.id.0, ph.dest);
-        }
-        for i in &b.instrs {
-            if let Some(d) = i.dest {
-                defs.insert(d.id.0, d);
-            }
-        }
-    });
-    defs
-}
-
 /// The mapped slots (kind, slot) whose values are floats: for a load, every
-/// use reads it as a float; for a store, every stored value is made as one.
+/// use reads it as a float (an instruction source of a float type; a phi
+/// or an `if` reads no type); for a store, every stored value is made as
+/// one.
 fn float_slots(p: &Program, base: &[usize; 3]) -> Vec<(SlotKind, u64)> {
     let mut loaded: HashMap<u32, (SlotKind, u64)> = HashMap::new();
     let mut made_float: HashMap<u32, bool> = HashMap::new();
@@ -190,59 +185,34 @@ fn float_slots(p: &Program, base: &[usize; 3]) -> Vec<(SlotKind, u64)> {
             }
         }
     });
-    // Per slot: (all uses float so far, any use).
-    let mut verdict: HashMap<(SlotKind, u64), (bool, bool)> = HashMap::new();
-    let mut note = |key: (SlotKind, u64), float: bool| {
-        let e = verdict.entry(key).or_insert((true, false));
-        e.0 &= float;
-        e.1 = true;
-    };
-    p.for_each_block(&mut |b| {
-        for ph in &b.phis {
-            for (_, v) in &ph.srcs {
-                if let Some(&k) = loaded.get(&v.0) {
-                    note(k, false);
-                }
-            }
+    // Per slot: (uses, uses read as a float).
+    let mut reads: HashMap<(SlotKind, u64), (u32, u32)> = HashMap::new();
+    p.for_each_use(&mut |v| {
+        if let Some(&k) = loaded.get(&v.0) {
+            reads.entry(k).or_default().0 += 1;
         }
+    });
+    p.for_each_block(&mut |b| {
         for i in &b.instrs {
             if i.op == Op::StoreOutput && i.imm >= base[2] as u64 {
-                let f = made_float.get(&i.srcs[0].0).copied().unwrap_or(false);
-                note((SlotKind::Output, i.imm), f);
+                let e = reads.entry((SlotKind::Output, i.imm)).or_default();
+                e.0 += 1;
+                e.1 += u32::from(made_float.get(&i.srcs[0].0).copied().unwrap_or(false));
             }
             for (k, v) in i.srcs.iter().enumerate() {
                 if let Some(&key) = loaded.get(&v.0) {
-                    note(key, src_type(i.op, k, None) == NirType::Float);
+                    if src_type(i.op, k, None) == NirType::Float {
+                        reads.entry(key).or_default().1 += 1;
+                    }
                 }
             }
         }
     });
-    let mut conds = Vec::new();
-    collect_if_conds(&p.body, &mut conds);
-    for v in conds {
-        if let Some(&k) = loaded.get(&v.0) {
-            note(k, false);
-        }
-    }
-    verdict
+    reads
         .into_iter()
-        .filter(|(_, (all, any))| *all && *any)
+        .filter(|(_, (uses, float))| *uses > 0 && uses == float)
         .map(|(k, _)| k)
         .collect()
-}
-
-fn collect_if_conds(list: &[CfNode], out: &mut Vec<ValueId>) {
-    for n in list {
-        match n {
-            CfNode::Block(_) => {}
-            CfNode::If(i) => {
-                out.push(i.cond);
-                collect_if_conds(&i.then_body, out);
-                collect_if_conds(&i.else_body, out);
-            }
-            CfNode::Loop(l) => collect_if_conds(&l.body, out),
-        }
-    }
 }
 
 /// Removes the IR instructions that computed addresses (constants, the
@@ -256,7 +226,14 @@ fn remove_unused_addresses(p: &mut Program, mut candidates: Vec<ValueId>) {
         )
     };
     while !candidates.is_empty() {
-        let mut used = vec![false; p.value_bound()];
+        let bound = p.value_bound();
+        let mut candidate = vec![false; bound];
+        for v in &candidates {
+            if let Some(c) = candidate.get_mut(v.0 as usize) {
+                *c = true;
+            }
+        }
+        let mut used = vec![false; bound];
         p.for_each_use(&mut |v| {
             if let Some(u) = used.get_mut(v.0 as usize) {
                 *u = true;
@@ -266,7 +243,7 @@ fn remove_unused_addresses(p: &mut Program, mut candidates: Vec<ValueId>) {
         p.for_each_block_mut(&mut |b| {
             b.instrs.retain(|i| {
                 let dead = i.dest.is_some_and(|d| {
-                    !used[d.id.0 as usize] && candidates.contains(&d.id) && pure_address(i.op)
+                    !used[d.id.0 as usize] && candidate[d.id.0 as usize] && pure_address(i.op)
                 });
                 if dead {
                     next.extend(i.srcs.iter().copied());

@@ -284,7 +284,6 @@ impl Mem {
         self.accesses.push(Access {
             key,
             value: stores.then_some(srcs[0].0),
-            store: stores,
             line,
             col: name_col,
             loops: self.loops.clone(),

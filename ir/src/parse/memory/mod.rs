@@ -67,6 +67,9 @@ struct Affine {
 }
 
 impl Affine {
+    /// The local invocation index itself.
+    const INVOCATION: Affine = Affine { c0: 0, c1: 1 };
+
     const fn constant(c0: i64) -> Affine {
         Affine { c0, c1: 0 }
     }
@@ -92,6 +95,19 @@ impl Affine {
             return None;
         }
         self.mul(Affine::constant(1 << o.c0))
+    }
+
+    /// NIR's address arithmetic `op` (`iadd`, `imul`, `amul`, `ishl`) on
+    /// `a` and `b`: `None` for another op or a result not of the form
+    /// `c0 + c1 * i`.
+    fn combine(op: &str, a: Option<Affine>, b: Option<Affine>) -> Option<Affine> {
+        let (a, b) = (a?, b?);
+        match op {
+            "iadd" => a.add(b),
+            "imul" | "amul" => a.mul(b),
+            "ishl" => a.shl(b),
+            _ => None,
+        }
     }
 }
 
@@ -154,13 +170,18 @@ struct Key {
 /// One load or store, for the checks at the end.
 struct Access {
     key: Key,
-    /// The stored value, for a store.
+    /// The stored value: `Some` for a store, `None` for a load.
     value: Option<ValueId>,
-    store: bool,
     line: usize,
     col: usize,
     /// The loops around it, innermost last.
     loops: Vec<u32>,
+}
+
+impl Access {
+    fn is_store(&self) -> bool {
+        self.value.is_some()
+    }
 }
 
 /// A slot the mapping made.
@@ -219,6 +240,15 @@ fn error<T>(line: usize, col: usize, msg: String) -> PResult<T> {
     })
 }
 
+/// The error for the invocation-id vector used whole (not as `.x`).
+fn whole_invocation_vector<T>(c: &Cur, v: ValueId, at: usize) -> PResult<T> {
+    error(
+        c.line,
+        col_of(c, at),
+        format!("{v} is a vector (the invocation id): only its `.x` is modelled"),
+    )
+}
+
 /// The 1-based column of byte offset `at` on `c`'s line.
 fn col_of(c: &Cur, at: usize) -> usize {
     c.s[..at].chars().count() + 1
@@ -266,11 +296,7 @@ impl Mem {
             ..
         }) = self.known.get(&v.0)
         {
-            return error(
-                c.line,
-                col_of(c, at),
-                format!("{v} is a vector (the invocation id): only its `.x` is modelled"),
-            );
+            return whole_invocation_vector(c, v, at);
         }
         Ok(())
     }
@@ -280,7 +306,7 @@ impl Mem {
         match self.known.get(&v.0)?.sym {
             Sym::Affine(a) => Some(a),
             // Read as `.x`: the invocation index.
-            Sym::InvocationVec => Some(Affine { c0: 0, c1: 1 }),
+            Sym::InvocationVec => Some(Affine::INVOCATION),
             _ => None,
         }
     }
@@ -292,14 +318,7 @@ impl Mem {
                 Some(Known {
                     sym: Sym::InvocationVec,
                     ..
-                }) => error(
-                    c.line,
-                    col_of(c, s.at),
-                    format!(
-                        "{} is a vector (the invocation id): only its `.x` is modelled",
-                        s.value
-                    ),
-                ),
+                }) => whole_invocation_vector(c, s.value, s.at),
                 Some(k) if !k.real => Ok(Operand::Virtual(k.sym)),
                 _ => Ok(Operand::Real(s.value)),
             };
@@ -324,9 +343,9 @@ impl Mem {
                 }
             }
             Some(Sym::Descriptor { buffer, comps }) => {
-                let index: String = "xyz"[..usize::from(comps) - 1].to_string();
+                let index = &"xyz"[..usize::from(comps) - 1];
                 let offset = &"xyzw"[usize::from(comps) - 1..usize::from(comps)];
-                if *swz == index {
+                if swz == index {
                     Ok(Operand::Virtual(Sym::Index(buffer)))
                 } else if swz == offset {
                     Ok(Operand::Virtual(Sym::Affine(Affine::constant(0))))
@@ -393,18 +412,9 @@ impl Mem {
                     )
                 }
             },
-            ("iadd", [a, b]) => affine(a)
-                .zip(affine(b))
-                .and_then(|(a, b)| a.add(b))
-                .map(Sym::Affine),
-            ("imul" | "amul", [a, b]) => affine(a)
-                .zip(affine(b))
-                .and_then(|(a, b)| a.mul(b))
-                .map(Sym::Affine),
-            ("ishl", [a, b]) => affine(a)
-                .zip(affine(b))
-                .and_then(|(a, b)| a.shl(b))
-                .map(Sym::Affine),
+            ("iadd" | "imul" | "amul" | "ishl", [a, b]) => {
+                Affine::combine(op_name, affine(a), affine(b)).map(Sym::Affine)
+            }
             _ => {
                 return error(
                     c.line,
@@ -445,10 +455,8 @@ impl Mem {
         let a = |k: usize| self.affine_of(i.srcs[k]);
         let r = match i.op {
             Op::LoadConst if d.bits == 32 => Some(Affine::constant(i.imm as i64)),
-            Op::InvocationId => Some(Affine { c0: 0, c1: 1 }),
-            Op::Iadd => a(0).zip(a(1)).and_then(|(x, y)| x.add(y)),
-            Op::Imul => a(0).zip(a(1)).and_then(|(x, y)| x.mul(y)),
-            Op::Ishl => a(0).zip(a(1)).and_then(|(x, y)| x.shl(y)),
+            Op::InvocationId => Some(Affine::INVOCATION),
+            Op::Iadd | Op::Imul | Op::Ishl => Affine::combine(i.op.info().name, a(0), a(1)),
             _ => None,
         };
         if let Some(r) = r {
