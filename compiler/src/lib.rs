@@ -15,6 +15,7 @@ pub mod nir;
 pub mod options;
 pub mod passes;
 pub mod regalloc;
+mod spill;
 pub mod stage;
 pub mod stats;
 mod trace;
@@ -211,7 +212,7 @@ pub fn compile_with_hook(
         }
     }
     observer.begin(StageId::Regalloc);
-    let physical = regalloc::allocate(&v, opts.bugs)?;
+    let physical = regalloc::allocate_with(&v, opts.bugs, opts.passes.spill_all)?;
     check(&physical, &eu::MachineConfig::GFX11, StageId::Regalloc)?;
     observer.snapshot(Snapshot {
         stage: StageId::Regalloc,

@@ -139,7 +139,9 @@ pub static PASSES: &[PassInfo] = &[
 /// A bare name (`dce`) selects that pass at every stage; `ir:dce` or
 /// `eu:dce` selects one. `bitfield=native` / `bitfield=expand` and
 /// `bool-cleanup=canonical` / `bool-cleanup=mixed` turn that pass on in
-/// that mode.
+/// that mode. `spill=all` makes register allocation spill every value it
+/// can, as Mesa's `INTEL_DEBUG=spill_fs` does (`spill=pressure`, the
+/// default, spills only what does not fit).
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct PassSet {
     on: Vec<bool>,
@@ -147,6 +149,8 @@ pub struct PassSet {
     pub bitfield: BitfieldMode,
     /// The bool-cleanup pass's mode.
     pub bool_cleanup: BoolCleanupMode,
+    /// Register allocation spills every value it can (`spill=all`).
+    pub spill_all: bool,
 }
 
 impl PassSet {
@@ -156,6 +160,7 @@ impl PassSet {
             on: vec![true; PASSES.len()],
             bitfield: BitfieldMode::Native,
             bool_cleanup: BoolCleanupMode::Canonical,
+            spill_all: false,
         }
     }
 
@@ -165,6 +170,7 @@ impl PassSet {
             on: vec![false; PASSES.len()],
             bitfield: BitfieldMode::Native,
             bool_cleanup: BoolCleanupMode::Canonical,
+            spill_all: false,
         }
     }
 
@@ -221,6 +227,7 @@ impl PassSet {
                         set.on[i] = true;
                     }
                 }
+                "spill=all" | "spill=pressure" => set.spill_all = item == "spill=all",
                 "bitfield=native" | "bitfield=expand" => {
                     set.bitfield = if item.ends_with("expand") {
                         BitfieldMode::Expand
@@ -270,12 +277,16 @@ impl fmt::Display for PassSet {
         .into_iter()
         .filter_map(|(n, m)| m.filter(|_| on(n)).map(|m| (n, m)))
         .collect();
-        let suffix: String = modes.iter().map(|(_, m)| format!(",{m}")).collect();
+        let mut suffix: String = modes.iter().map(|(_, m)| format!(",{m}")).collect();
+        if self.spill_all {
+            // Register allocation always runs: not tied to a pass.
+            suffix.push_str(",spill=all");
+        }
         if self.on.iter().all(|&b| b) {
             return write!(f, "all{suffix}");
         }
         if self.on.iter().all(|&b| !b) {
-            return f.write_str("none");
+            return write!(f, "none{suffix}");
         }
         let names: Vec<String> = self
             .iter()
@@ -332,6 +343,15 @@ mod tests {
         let s = PassSet::parse("bitfield=expand,dce").unwrap();
         assert_eq!(s.to_string(), "ir:dce,eu:dce,bitfield=expand");
         assert_eq!(PassSet::parse(&s.to_string()).unwrap(), s);
+        let s = PassSet::parse("none,spill=all").unwrap();
+        assert!(s.spill_all && s.iter().next().is_none());
+        assert_eq!(s.to_string(), "none,spill=all");
+        let s = PassSet::parse("spill=all,ir:dce,spill=pressure,eu:dce,spill=all").unwrap();
+        assert_eq!(s.to_string(), "ir:dce,eu:dce,spill=all");
+        assert_eq!(
+            PassSet::parse("all,spill=all").unwrap().to_string(),
+            "all,spill=all"
+        );
         let s = PassSet::parse("all,bool-cleanup=mixed,bitfield=expand").unwrap();
         assert_eq!(s.to_string(), "all,bitfield=expand,bool-cleanup=mixed");
         assert_eq!(PassSet::parse(&s.to_string()).unwrap(), s);

@@ -21,6 +21,18 @@ crate::points! {
     REUSED = "regalloc/scan/register-reused",
     /// A vgrf larger than the free register file: that scan failed.
     VGRF_TOO_LARGE = "regalloc/scan/vgrf-exceeds-file",
+    /// Both scans failed and a live vgrf was spilled to scratch (brw's spill_reg); allocation runs again.
+    SPILLED = "regalloc/spill/vgrf-spilled",
+    /// A read of a spilled vgrf got a NoMask fill into a temporary just before it.
+    FILL = "regalloc/spill/fill-before-read",
+    /// A write of a spilled vgrf was spilled channel by channel (packed dwords, the message's channels).
+    SPILL_PER_CHANNEL = "regalloc/spill/per-channel",
+    /// A write was spilled NoMask after a fill of its temporary (a partial write, or channels that are not the message's).
+    SPILL_READ_MODIFY_WRITE = "regalloc/spill/read-modify-write",
+    /// A NoMask write of whole registers was spilled NoMask without a fill.
+    SPILL_NOMASK_WHOLE = "regalloc/spill/nomask-whole-write",
+    /// Both scans failed and no live vgrf can be spilled (spill temporaries, one-instruction intervals).
+    NOTHING_TO_SPILL = "regalloc/spill/nothing-to-spill",
     /// Both scans failed with more registers live at one instruction than are free: a compiler limit.
     LIMIT_PRESSURE = "regalloc/compiler-limit/pressure",
     /// Both scans failed although the worst instruction fits: a compiler limit (fragmented).

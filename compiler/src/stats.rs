@@ -15,6 +15,10 @@ pub struct StaticStats {
     pub sends: u32,
     /// A static issue-cycle estimate (see [`issue_cycles`]).
     pub cycles: u32,
+    /// Spill messages (scratch block writes), as brw's `spill_count`.
+    pub spills: u32,
+    /// Fill messages (scratch block reads), as brw's `fill_count`.
+    pub fills: u32,
 }
 
 /// The issue cycles of one instruction in a static estimate: one per 32
@@ -48,6 +52,11 @@ impl StaticStats {
             match i.op {
                 eu::Opcode::While => s.loops += 1,
                 eu::Opcode::Send => s.sends += 1,
+                _ => {}
+            }
+            match i.msg {
+                Some(eu::Message::ScratchWrite { .. }) => s.spills += 1,
+                Some(eu::Message::ScratchRead { .. }) => s.fills += 1,
                 _ => {}
             }
         }

@@ -1,8 +1,8 @@
 //! Register pressure through the whole compiler: forty 64-bit values live at
 //! once take 40 x 2 GRFs at SIMD8 (fits in 128) but 40 x 8 at SIMD32, which
-//! must give CompilerLimit, never a panic.
+//! register allocation must spill to scratch and still compute right.
 
-use compiler::{compile, CompileError, CompileOptions, PassSet, StageId, Strategy};
+use compiler::{compile, CompileOptions, PassSet, Strategy};
 use ir::{Builder, Op, SlotType};
 
 fn many_live(n: u64) -> ir::Program {
@@ -39,19 +39,33 @@ fn fits_at_simd8() {
 }
 
 #[test]
-fn simd32_hits_the_register_limit() {
+fn simd32_spills_and_still_computes_every_value() {
     let p = many_live(40);
-    match compile(
+    let c = compile(
         &p,
         &CompileOptions::new(Strategy::Bool32, 32, PassSet::all()),
-    ) {
-        Err(CompileError::CompilerLimit { stage, message }) => {
-            assert_eq!(stage, StageId::Regalloc);
-            assert!(
-                message.starts_with("register allocation needs "),
-                "{message}"
-            );
+    )
+    .expect("spills at SIMD32");
+    eu::validate(&c.program, &eu::MachineConfig::GFX11).unwrap();
+    // 320 GRFs of values cannot live in 126: some are spilled and filled.
+    assert!(c.stats.spills > 0 && c.stats.fills > 0, "{:?}", c.stats);
+    // Slot k of lane i holds input k + 1 (64-bit).
+    let input = |i: u64, k: u64| (i << 40) | (k << 8) | 0xff;
+    let d = eu::Dispatch {
+        invocations: 32,
+        simd: 32,
+        input_slots: 40,
+        output_slots: 40,
+        inputs: (0..32)
+            .map(|i| (0..40).map(|k| input(i, k)).collect())
+            .collect(),
+        uniforms: vec![],
+    };
+    let run = eu::run(&c.program, &d, &eu::SimConfig::default()).unwrap();
+    for (i, lane) in run.outputs.iter().enumerate() {
+        for (k, slot) in lane.iter().enumerate() {
+            let want = input(i as u64, k as u64) + 1;
+            assert_eq!(slot.map(|s| s.bits), Some(want), "lane {i} slot {k}");
         }
-        other => panic!("expected CompilerLimit, got {other:?}"),
     }
 }

@@ -414,6 +414,70 @@ pub enum Message {
         /// Payload GRF (content ignored).
         payload: u32,
     },
+    /// brw's fill on Gfx9–11: an OWORD block read of `exec_size / 8` GRFs
+    /// from the thread's scratch space, at the oword offset held in dword 2
+    /// of the `header` GRF. Dword `c` of the block is channel `c`: a
+    /// disabled channel leaves its dword of `dst` as it was.
+    ScratchRead {
+        /// First GRF of the returned block.
+        dst: u32,
+        /// The message header (dword 2: offset in owords).
+        header: u32,
+    },
+    /// brw's spill on Gfx9–11: an OWORD block write of `exec_size / 8`
+    /// GRFs from `data` to the thread's scratch space, at the oword offset
+    /// in dword 2 of `header`; only enabled channels write their dword.
+    ScratchWrite {
+        /// The message header (dword 2: offset in owords).
+        header: u32,
+        /// First GRF of the block written.
+        data: u32,
+    },
+}
+
+impl Message {
+    /// The GRF operands the message names (first registers), mutable: for
+    /// passes that renumber registers.
+    pub fn grfs_mut(&mut self) -> smallvec::SmallVec<[&mut u32; 2]> {
+        match self {
+            Message::Load { dst, addr, .. } => smallvec::smallvec![dst, addr],
+            Message::Store { addr, data, .. } => smallvec::smallvec![addr, data],
+            Message::End { payload } => smallvec::smallvec![payload],
+            Message::ScratchRead { dst, header } => smallvec::smallvec![dst, header],
+            Message::ScratchWrite { header, data } => smallvec::smallvec![header, data],
+        }
+    }
+
+    /// The registers in a send's operand slots: the destination (None:
+    /// null), the first payload and the second (data) payload.
+    pub fn send_operands(&self) -> (Option<u32>, u32, Option<u32>) {
+        match *self {
+            Message::Load { dst, addr, .. } => (Some(dst), addr, None),
+            Message::Store { addr, data, .. } => (None, addr, Some(data)),
+            Message::End { payload } => (None, payload, None),
+            Message::ScratchRead { dst, header } => (Some(dst), header, None),
+            Message::ScratchWrite { header, data } => (None, header, Some(data)),
+        }
+    }
+
+    /// What the message writes to registers, channel by channel: its
+    /// first register and the bytes each channel's element takes (None
+    /// for messages that write no register).
+    pub fn written(&self) -> Option<(u32, u32)> {
+        match *self {
+            Message::Load { size, dst, .. } => Some((dst, size.payload_bytes())),
+            Message::ScratchRead { dst, .. } => Some((dst, 4)),
+            _ => None,
+        }
+    }
+
+    /// Whether this is a scratch (spill or fill) message.
+    pub fn is_scratch(&self) -> bool {
+        matches!(
+            self,
+            Message::ScratchRead { .. } | Message::ScratchWrite { .. }
+        )
+    }
 }
 
 /// An instruction's sources (at most 3; `smallvec` keeps them inline).

@@ -86,7 +86,7 @@ pub fn run_asm(req: &AsmRun) -> Result<(RunResult, String), AsmRunError> {
 
 /// The highest GRF number an instruction names (None: no GRF at all).
 fn highest_grf(p: &Program) -> Option<u32> {
-    use crate::isa::{DstKind, Message, SrcKind};
+    use crate::isa::{DstKind, SrcKind};
     let mut top = None;
     let mut see = |nr: u32| top = Some(top.map_or(nr, |t: u32| t.max(nr)));
     for i in &p.insts {
@@ -98,17 +98,10 @@ fn highest_grf(p: &Program) -> Option<u32> {
                 see(nr);
             }
         }
-        match i.msg {
-            Some(Message::Load { dst, addr, .. }) => {
-                see(dst);
-                see(addr);
+        if let Some(mut m) = i.msg {
+            for r in m.grfs_mut() {
+                see(*r);
             }
-            Some(Message::Store { addr, data, .. }) => {
-                see(addr);
-                see(data);
-            }
-            Some(Message::End { payload }) => see(payload),
-            None => {}
         }
     }
     top

@@ -13,7 +13,8 @@ pub fn splitmix(x: u64) -> u64 {
 
 /// A random pass subset from the bits of `r`: pass i is on when bit i is
 /// set (never empty); bit 63 picks `bitfield=expand` when ir:bitfield is on,
-/// bit 62 `bool-cleanup=mixed` when eu:bool-cleanup is.
+/// bit 62 `bool-cleanup=mixed` when eu:bool-cleanup is, bits 61 and 60 both
+/// set (a quarter of the sets) `spill=all`.
 pub fn random_passes(r: u64) -> PassSet {
     let mut text = Vec::new();
     for (i, p) in PASSES.iter().enumerate() {
@@ -29,6 +30,9 @@ pub fn random_passes(r: u64) -> PassSet {
     }
     if (r >> 62) & 1 == 1 && text.iter().any(|t| t == "eu:bool-cleanup") {
         text.push("bool-cleanup=mixed".into());
+    }
+    if (r >> 60) & 3 == 3 {
+        text.push("spill=all".into());
     }
     PassSet::parse(&text.join(",")).expect("table names parse")
 }
@@ -47,6 +51,11 @@ mod tests {
             random_passes(0),
             PassSet::parse(&PASSES[0].full_name()).unwrap()
         );
+        // Bits 60 and 61 together add spill=all; either alone does not.
+        let both = random_passes(0b101 | 3 << 60);
+        assert_eq!(both, PassSet::parse(&format!("{want},spill=all")).unwrap());
+        assert!(!random_passes(0b101 | 1 << 60).spill_all);
+        assert!(!random_passes(0b101 | 1 << 61).spill_all);
         // SplitMix64's first output for seed 0 (the published reference value).
         assert_eq!(splitmix(0), 0xe220_a839_7b1d_cdaf);
     }

@@ -26,9 +26,9 @@ pub struct ShaderStats {
     pub loops: u64,
     /// The static cycle estimate (`compiler::stats::issue_cycles`).
     pub cycles: u64,
-    /// Spills (the model never spills).
+    /// Spill messages.
     pub spills: u64,
-    /// Fills.
+    /// Fill messages.
     pub fills: u64,
     /// Sends.
     pub sends: u64,
@@ -37,15 +37,14 @@ pub struct ShaderStats {
 }
 
 impl ShaderStats {
-    /// The statistics of a compile (the model never spills: a program that
-    /// would is a compile failure).
+    /// The statistics of a compile.
     pub fn of(c: &compiler::Compiled) -> ShaderStats {
         ShaderStats {
             instructions: c.stats.instructions.into(),
             loops: c.stats.loops.into(),
             cycles: c.stats.cycles.into(),
-            spills: 0,
-            fills: 0,
+            spills: c.stats.spills.into(),
+            fills: c.stats.fills.into(),
             sends: c.stats.sends.into(),
             registers: compiler::regalloc::register_pressure(&c.virt).into(),
         }

@@ -301,6 +301,8 @@ bug_tests! {
     reduces_dce_loop_phi_back_edge => "dce-loop-phi-back-edge",
     reduces_gcm_hoists_cross_invocation => "gcm-hoists-cross-invocation",
     reduces_gcm_sinks_cross_invocation => "gcm-sinks-cross-invocation",
+    reduces_spill_fill_without_nomask => "spill-fill-without-nomask",
+    reduces_spill_first_half_mask => "spill-first-half-mask",
 }
 
 #[test]

@@ -317,8 +317,7 @@ fn propagate(
 /// The elements an instruction writes, one per channel: byte offsets and
 /// element size (ALU destinations and SEND load payloads).
 fn written_elems(i: &Instruction) -> Option<(Vec<u32>, u32)> {
-    if let Some(eu::Message::Load { size, dst, .. }) = i.msg {
-        let pb = size.payload_bytes();
+    if let Some((dst, pb)) = i.msg.and_then(|m| m.written()) {
         return Some((
             (0..i.exec_size as u32)
                 .map(|c| dst * GRF_BYTES + c * pb)

@@ -314,6 +314,28 @@ pub fn access(i: &Instruction) -> Access {
                 read(per_lane(data, size.payload_bytes(), size.bytes()));
             }
             Message::End { .. } => {}
+            Message::ScratchRead { dst, header } => {
+                // The header is read whole by the message, not per channel.
+                a.reads.push(GrfRead {
+                    reg: header,
+                    mask: 0xf00,
+                    raw: true,
+                });
+                a.writes = per_lane(dst, 4, 4);
+                a.kill = Some(if i.pred.is_some() {
+                    Kill::None
+                } else {
+                    full_kill
+                });
+            }
+            Message::ScratchWrite { header, data } => {
+                read(per_lane(data, 4, 4));
+                a.reads.push(GrfRead {
+                    reg: header,
+                    mask: 0xf00,
+                    raw: true,
+                });
+            }
         }
     }
     // Destination.

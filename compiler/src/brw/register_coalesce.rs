@@ -171,6 +171,14 @@ fn operand_regs(i: &Instruction) -> Vec<(u32, u32)> {
             out.push(per_lane(data, size.payload_bytes(), size.bytes()));
         }
         Some(Message::End { payload }) => out.push((payload, payload)),
+        Some(Message::ScratchRead { dst, header }) => {
+            out.push(span(header * GRF_BYTES + 8, 4));
+            out.push(per_lane(dst, 4, 4));
+        }
+        Some(Message::ScratchWrite { header, data }) => {
+            out.push(span(header * GRF_BYTES + 8, 4));
+            out.push(per_lane(data, 4, 4));
+        }
         None => {}
     }
     out
@@ -180,15 +188,14 @@ fn operand_regs(i: &Instruction) -> Vec<(u32, u32)> {
 fn written_per_channel(i: &Instruction) -> Option<Vec<(u32, u32, u32)>> {
     let g = i.group as u32;
     match i.msg {
-        Some(Message::Load { size, dst, .. }) => {
-            let pb = size.payload_bytes();
+        Some(m) => {
+            let (dst, pb) = m.written()?;
             Some(
                 (0..i.exec_size as u32)
                     .map(|c| (g + c, dst * GRF_BYTES + c * pb, pb))
                     .collect(),
             )
         }
-        Some(_) => None,
         None => {
             let o = dst_offsets(&i.dst, i.exec_size)?;
             Some(
@@ -352,17 +359,10 @@ fn rename(p: &mut VProgram, first: u32, size: u32, dr: i64) {
         if let DstKind::Grf { nr, .. } = &mut inst.dst.kind {
             map(nr);
         }
-        match &mut inst.msg {
-            Some(Message::Load { dst, addr, .. }) => {
-                map(dst);
-                map(addr);
+        if let Some(m) = &mut inst.msg {
+            for r in m.grfs_mut() {
+                map(r);
             }
-            Some(Message::Store { addr, data, .. }) => {
-                map(addr);
-                map(data);
-            }
-            Some(Message::End { payload }) => map(payload),
-            None => {}
         }
     }
 }

@@ -43,8 +43,28 @@ impl Cur {
         let col = self.pos + 1;
         let kind = self.ident();
         let msg = match kind.as_str() {
+            "ld" | "st" if self.s[self.pos..].starts_with(&['.', 's', 'c']) => {
+                self.expect('.', "'.scratch'")?;
+                let scol = self.pos + 1;
+                if self.ident() != "scratch" {
+                    return Err(self.err_at(scol, "expected 'scratch'"));
+                }
+                match (kind.as_str(), dst, data) {
+                    ("ld", Some(dst), None) => Message::ScratchRead { dst, header: addr },
+                    ("st", None, Some(data)) => Message::ScratchWrite { header: addr, data },
+                    ("ld", ..) => {
+                        return Err(self.err_at(col, "a fill is 'send(N) gDST gHEADER ld.scratch'"))
+                    }
+                    _ => {
+                        return Err(self.err_at(
+                            col,
+                            "a spill is 'send(N) null gHEADER gDATA st.scratch'",
+                        ))
+                    }
+                }
+            }
             "ld" | "st" => {
-                self.expect('.', "'.' and a size (b8, b16, b32, b64)")?;
+                self.expect('.', "'.' and a size (b8, b16, b32, b64) or 'scratch'")?;
                 let scol = self.pos + 1;
                 let sz = self.ident();
                 let size = MsgSize::from_name(&sz).ok_or_else(|| {
@@ -73,7 +93,7 @@ impl Cur {
             _ => {
                 return Err(self.err_at(
                     col,
-                    format!("expected a message 'ld.bS', 'st.bS' or 'end', found '{kind}'"),
+                    format!("expected a message 'ld.bS', 'st.bS', 'ld.scratch', 'st.scratch' or 'end', found '{kind}'"),
                 ))
             }
         };

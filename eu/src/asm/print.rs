@@ -157,13 +157,7 @@ fn send_operands(
     msg: Option<&super::send::SendText>,
     names: RegNames,
 ) {
-    use crate::isa::Message;
-    let (dst, src0, src1) = match i.msg {
-        Some(Message::Load { dst, addr, .. }) => (Some(dst), addr, None),
-        Some(Message::Store { addr, data, .. }) => (None, addr, Some(data)),
-        Some(Message::End { payload }) => (None, payload, None),
-        None => (None, 0, None),
-    };
+    let (dst, src0, src1) = i.msg.map_or((None, 0, None), |m| m.send_operands());
     let Some(m) = msg else { return };
     l.pad(16);
     if m.split {

@@ -36,6 +36,12 @@ fn format_inst(i: &Instruction, label: Labels) -> String {
             Some(Message::End { payload }) => {
                 let _ = write!(s, " null g{payload} end");
             }
+            Some(Message::ScratchRead { dst, header }) => {
+                let _ = write!(s, " g{dst} g{header} ld.scratch");
+            }
+            Some(Message::ScratchWrite { header, data }) => {
+                let _ = write!(s, " null g{header} g{data} st.scratch");
+            }
             None => {}
         }
     } else if i.op.is_cf() {

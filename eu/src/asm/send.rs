@@ -5,6 +5,10 @@
 //! access on Gfx9–11: dword and qword lanes through HDC1 "untyped surface"
 //! messages (one or two channels), byte and word lanes through HDC0 "byte
 //! scattered" messages; the end of the thread is a thread-spawner message.
+//! Spills and fills are the HDC0 OWORD block write and read brw's register
+//! allocator emits on Gfx9–11 (`emit_spill`/`emit_unspill`): a one-GRF
+//! header, the stateless non-coherent surface (BTI 253), and a block of 2,
+//! 4 or 8 owords (one, two or four GRFs: the execution size over 8).
 //! Decoding is the inverse, so `farm asm` reads back what is printed.
 //!
 //! Encodings (`brw_eu.h`, `brw_eu_defines.h`): desc = mlen << 25 |
@@ -34,6 +38,11 @@ const SFID_HDC1: u32 = 12;
 const END_DESC: u32 = (1 << 25) | 0x10;
 const INPUT_BTI: u32 = 0;
 const OUTPUT_BTI: u32 = 2;
+/// `GFX7_DATAPORT_DC_OWORD_BLOCK_READ` and `_WRITE`.
+const OWORD_BLOCK_READ: u32 = 0;
+const OWORD_BLOCK_WRITE: u32 = 8;
+/// `GFX8_BTI_STATELESS_NON_COHERENT`: brw's scratch surface on Gfx9–11.
+const SCRATCH_BTI: u32 = 253;
 
 /// How a message prints.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -72,6 +81,40 @@ fn desc(mlen: u32, rlen: u32, msg_type: u32, ctrl: u32, bti: u32) -> u32 {
     (mlen << 25) | (rlen << 20) | (msg_type << 14) | (ctrl << 8) | bti
 }
 
+/// `BRW_DATAPORT_OWORD_BLOCK_DWORDS(exec)`: 2, 4 or 8 owords are the
+/// message controls 2, 3 and 4; what `brw_disasm.c` prints for each.
+fn oword_block(exec: u8) -> (u32, &'static str) {
+    match exec {
+        0..=8 => (2, "2"),
+        9..=16 => (3, "4"),
+        _ => (4, "8"),
+    }
+}
+
+/// A spill or fill: HDC0 OWORD block write or read with a one-GRF header.
+fn scratch_text(write: bool, exec: u8) -> SendText {
+    let (ctrl, owords) = oword_block(exec);
+    let block = regs(exec, 4);
+    let (what, ty, rlen, ex_mlen) = if write {
+        ("write", OWORD_BLOCK_WRITE, 0, block)
+    } else {
+        ("read", OWORD_BLOCK_READ, block, 0)
+    };
+    let mut details = format!(
+        "hdc0 MsgDesc: (DC OWORD block {what}, bti {SCRATCH_BTI}, owords = {owords}, aligned = 0)  mlen 1"
+    );
+    if write {
+        details.push_str(&format!(" ex_mlen {ex_mlen}"));
+    }
+    details.push_str(&format!(" rlen {rlen}"));
+    SendText {
+        split: write,
+        desc: desc(1, rlen, ty, ctrl, SCRATCH_BTI),
+        ex_desc: write.then_some((ex_mlen << 6) | SFID_HDC0),
+        details,
+    }
+}
+
 /// The descriptor and text of `msg` at execution size `exec`.
 pub(crate) fn describe(msg: &Message, exec: u8) -> SendText {
     let mlen = regs(exec, 4);
@@ -86,6 +129,8 @@ pub(crate) fn describe(msg: &Message, exec: u8) -> SendText {
         }
         Message::Load { size, .. } => (false, size),
         Message::Store { size, .. } => (true, size),
+        Message::ScratchRead { .. } => return scratch_text(false, exec),
+        Message::ScratchWrite { .. } => return scratch_text(true, exec),
     };
     let data = regs(exec, size.payload_bytes());
     let (rlen, ex_mlen) = if write { (0, data) } else { (data, 0) };
@@ -141,6 +186,19 @@ pub(crate) fn decode(
 ) -> Result<Message, String> {
     let msg = match sfid {
         "ts/btd" => Message::End { payload: src0 },
+        "hdc0" if matches!((desc >> 14) & 0x1f, OWORD_BLOCK_READ | OWORD_BLOCK_WRITE) => {
+            let write = (desc >> 14) & 0x1f == OWORD_BLOCK_WRITE;
+            match (write, dst, src1) {
+                (false, Some(dst), None) => Message::ScratchRead { dst, header: src0 },
+                (true, None, Some(data)) => Message::ScratchWrite { header: src0, data },
+                (false, ..) => {
+                    return Err("a block read has a GRF destination and one payload".into())
+                }
+                (true, ..) => {
+                    return Err("a block write has a null destination and two payloads".into())
+                }
+            }
+        }
         "hdc0" | "hdc1" => {
             let msg_type = (desc >> 14) & 0x1f;
             let ctrl = (desc >> 8) & 0x3f;
@@ -163,7 +221,7 @@ pub(crate) fn decode(
                 }
                 _ => {
                     return Err(format!(
-                        "{sfid} message type {msg_type} is not modelled (untyped surface or byte scattered read/write)"
+                        "{sfid} message type {msg_type} is not modelled (untyped surface, byte scattered or OWORD block read/write)"
                     ))
                 }
             };
@@ -259,6 +317,24 @@ mod tests {
                 }
             }
         }
+        for exec in [8u8, 16, 32] {
+            let rd = Message::ScratchRead { dst: 9, header: 3 };
+            let wr = Message::ScratchWrite { header: 3, data: 9 };
+            for (m, dst, src1) in [(rd, Some(9), None), (wr, None, Some(9))] {
+                let t = describe(&m, exec);
+                assert_eq!(decode("hdc0", t.desc, exec, dst, 3, src1), Ok(m));
+            }
+        }
+        // A SIMD32 fill by hand: mlen 1, rlen 4, OWORD block read (0),
+        // 8 owords (4), BTI 253.
+        assert_eq!(
+            describe(&Message::ScratchRead { dst: 9, header: 3 }, 32).desc,
+            (1 << 25) | (4 << 20) | (4 << 8) | 253
+        );
+        assert_eq!(
+            decode("hdc0", 0x0220_03fd, 8, Some(9), 3, None),
+            Err("descriptor 0x022003fd does not match the message it names at this execution size (expected 0x021002fd)".into())
+        );
         assert_eq!(
             decode("hdc1", 0x0420_5e00, 8, Some(9), 3, None),
             Err("descriptor 0x04205e00 does not match the message it names at this execution size (expected 0x02106e00)".into())

@@ -115,6 +115,14 @@ pub enum FaultKind {
         /// Surface size in bytes.
         surface_bytes: u64,
     },
+    /// A scratch block beyond the thread's scratch space (2 MB on
+    /// Gfx9–11).
+    OutOfScratch {
+        /// Byte offset of the block.
+        offset: u64,
+        /// Bytes in the block.
+        bytes: u32,
+    },
     /// A control-flow instruction whose width is not the dispatch width.
     CfWidth {
         /// The instruction's execution size.

@@ -35,6 +35,10 @@ pub(crate) struct Machine<'a> {
     input: Vec<u8>,
     pub(crate) outputs: Vec<Vec<Option<Stored>>>,
     grf: Vec<u8>,
+    /// The thread's scratch space, grown on first touch with garbage from
+    /// `scratch_rng` (a fill of bytes never spilled reads garbage).
+    scratch: Vec<u8>,
+    scratch_rng: SplitMix,
     flags: u64,
     exec: u32,
     halted: u32,
@@ -48,6 +52,10 @@ pub(crate) struct Machine<'a> {
     pub(crate) per_opcode: [u64; ALL_OPCODES.len()],
     pub(crate) channel_instructions: u64,
 }
+
+/// The largest per-thread scratch space Gfx9–11 can give a thread (the
+/// `Per Thread Scratch Space` field's maximum).
+const SCRATCH_BYTES_PER_THREAD: u64 = 2 << 20;
 
 fn ones(n: u32) -> u32 {
     if n >= 32 {
@@ -97,6 +105,8 @@ impl<'a> Machine<'a> {
             input,
             outputs: vec![vec![None; disp.output_slots as usize]; disp.invocations as usize],
             grf: vec![0; cfg.machine.grf_file_bytes() as usize],
+            scratch: Vec::new(),
+            scratch_rng: SplitMix(0),
             flags: 0,
             exec: 0,
             halted: 0,
@@ -121,6 +131,8 @@ impl<'a> Machine<'a> {
             chunk.copy_from_slice(&g[..chunk.len()]);
         }
         self.flags = self.rng.next();
+        self.scratch.clear();
+        self.scratch_rng = SplitMix(self.rng.next());
         let d = self.disp;
         let w = d.simd;
         let first = t * w;
@@ -421,9 +433,47 @@ impl<'a> Machine<'a> {
                     });
                 }
             }
-            _ => {}
+            Some(Message::ScratchRead { dst, header }) => {
+                let at = self.scratch_block(header, d.exec)?;
+                let mut m = en;
+                while m != 0 {
+                    let c = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    let v = read_le(&self.scratch, at + 4 * c, 4);
+                    write_le(&mut self.grf, dst as usize * gb + 4 * c, 4, v);
+                }
+            }
+            Some(Message::ScratchWrite { header, data }) => {
+                let at = self.scratch_block(header, d.exec)?;
+                let mut m = en;
+                while m != 0 {
+                    let c = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    let v = read_le(&self.grf, data as usize * gb + 4 * c, 4);
+                    write_le(&mut self.scratch, at + 4 * c, 4, v);
+                }
+            }
+            Some(Message::End { .. }) | None => {}
         }
         Ok(())
+    }
+
+    /// The byte offset of a scratch block of `exec` dwords whose oword
+    /// offset is dword 2 of the `header` GRF; the scratch space grows to
+    /// hold it.
+    fn scratch_block(&mut self, header: u32, exec: u32) -> Result<usize, FaultKind> {
+        let gb = self.cfg.machine.grf_bytes as usize;
+        let offset = read_le(&self.grf, header as usize * gb + 8, 4) * 16;
+        let bytes = 4 * exec;
+        let end = offset + bytes as u64;
+        if end > SCRATCH_BYTES_PER_THREAD {
+            return Err(FaultKind::OutOfScratch { offset, bytes });
+        }
+        while self.scratch.len() < end as usize {
+            let g = self.scratch_rng.next().to_le_bytes();
+            self.scratch.extend_from_slice(&g);
+        }
+        Ok(offset as usize)
     }
 
     /// Execute a control-flow instruction; returns the next IP and, for a

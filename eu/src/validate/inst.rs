@@ -186,7 +186,30 @@ fn check_send(i: &Instruction, cfg: &MachineConfig, s: &mut Sink<'_>) {
                 s.err("send-msg", "an 'end' message must carry EOT");
             }
         }
+        Some(Message::ScratchRead { dst, header }) => {
+            ranges.push(("header", header, 1));
+            ranges.push(("destination", dst, regs(4)));
+        }
+        Some(Message::ScratchWrite { header, data }) => {
+            ranges.push(("header", header, 1));
+            ranges.push(("data payload", data, regs(4)));
+        }
         None => {}
+    }
+    if i.msg.is_some_and(|m| m.is_scratch()) {
+        // OWORD blocks of 2, 4 or 8 owords: one dword per channel.
+        if !matches!(i.exec_size, 8 | 16 | 32) {
+            s.err(
+                "send-msg",
+                format!(
+                    "a scratch block message runs at SIMD8, SIMD16 or SIMD32 (one dword per channel), not SIMD{}",
+                    i.exec_size
+                ),
+            );
+        }
+        if i.eot {
+            s.err("send-msg", "a scratch message cannot end the thread");
+        }
     }
     for (what, start, count) in ranges {
         if start as u64 + count > cfg.grf_count as u64 {

@@ -60,8 +60,13 @@ fn without_lanes(case: &Case, start: usize, end: usize) -> Case {
     out
 }
 
+/// Whether the case's compile under `config` spills registers.
+pub(super) fn spills(case: &Case, config: &oracle::Config) -> bool {
+    compiler::compile(&case.program, &config.options()).is_ok_and(|c| c.stats.spills > 0)
+}
+
 /// A pass set with exactly the given passes (table indices), keeping the
-/// bitfield pass's mode.
+/// bitfield pass's mode and the spilling mode.
 pub(super) fn pass_subset(indices: &[usize], like: &PassSet) -> PassSet {
     let mut set = if indices.is_empty() {
         PassSet::none()
@@ -70,6 +75,7 @@ pub(super) fn pass_subset(indices: &[usize], like: &PassSet) -> PassSet {
         PassSet::parse(&names.join(",")).expect("full pass names always parse")
     };
     set.bitfield = like.bitfield;
+    set.spill_all = like.spill_all;
     set
 }
 

@@ -23,6 +23,11 @@
 //!    native, flag that still works, the smallest SIMD width;
 //! 4. simpler input and uniform values (0, 1, -1, 2; floats 0, 1, -1, 2, 0.5).
 //!
+//! If the result still spills registers (and the config is minimized), the
+//! config switches once to `spill=all` (Mesa's `INTEL_DEBUG=spill_fs`:
+//! every value spills) when the failure stays, and the rounds run again:
+//! a spilling bug then needs no register pressure to show.
+//!
 //! Every candidate must be strictly smaller than the current case by a
 //! fixed lexicographic measure (instructions, non-constant instructions,
 //! control-flow nodes, value bits, slots, constant complexity, invocations,
@@ -144,15 +149,34 @@ impl<'a> Reducer<'a> {
             interp_budget: budget,
             rejected: HashSet::new(),
         };
-        for _ in 0..MAX_ROUNDS {
-            let before = s.size;
-            config::reduce_lanes(&mut s);
-            program::reduce_program(&mut s);
-            if self.minimize_config {
-                config::reduce_config(&mut s);
+        loop {
+            for _ in 0..MAX_ROUNDS {
+                let before = s.size;
+                config::reduce_lanes(&mut s);
+                program::reduce_program(&mut s);
+                if self.minimize_config {
+                    config::reduce_config(&mut s);
+                }
+                config::reduce_inputs(&mut s);
+                if s.size == before || s.exhausted() {
+                    break;
+                }
             }
-            config::reduce_inputs(&mut s);
-            if s.size == before || s.exhausted() {
+            // A failure that still needs register pressure cannot shrink
+            // below it: with spill=all (INTEL_DEBUG=spill_fs) every value
+            // spills, so a spilling bug shows on a few instructions. Tried
+            // once, when the reduced case still spills.
+            if !self.minimize_config
+                || s.config.passes.spill_all
+                || s.exhausted()
+                || !config::spills(&s.case, &s.config)
+            {
+                break;
+            }
+            let mut c = s.config.clone();
+            c.passes.spill_all = true;
+            let (case, size) = (s.case.clone(), s.size);
+            if !s.ask(case, c, size) {
                 break;
             }
         }

@@ -1,0 +1,569 @@
+//! Register spilling as brw's `fs_reg_alloc` does it on Gfx9–11
+//! (`brw_fs_reg_allocate.cpp`: `set_spill_costs`, `choose_spill_reg`,
+//! `spill_reg`, `emit_spill`, `emit_unspill`).
+//!
+//! # What a spill does
+//! A spilled vgrf gets `size` GRFs of the thread's scratch space at
+//! `last_scratch` and disappears from the program: every instruction that
+//! reads it reads a fresh temporary filled just before it, every
+//! instruction that writes it writes a fresh temporary spilled just after
+//! it. The temporaries live for one instruction and are never spilled.
+//! Fills and spills are OWORD block messages addressed by a one-GRF header
+//! (copied from g0 once, at the start of the program) whose dword 2 a
+//! NoMask `mov(1)` sets to the offset in owords before each message.
+//!
+//! # Why it is sound
+//! - A *fill* reads the registers the operand covers, NoMask: brw assumes
+//!   no one-to-one correspondence between the value's channels and the
+//!   message's dword channels (a word value's channel 9 lives in dword 4),
+//!   and the temporary is local to the instruction, so filling every dword
+//!   costs nothing and hides nothing.
+//! - A *spill* writes back the registers the instruction writes, at their
+//!   own offset within the slot. It writes channel by channel (the
+//!   instruction's execution mask) only when the destination is a packed
+//!   dword whose channels are exactly the message's (`per_channel`);
+//!   otherwise it writes every dword NoMask, and so first fills the
+//!   temporary (read-modify-write) unless the instruction itself writes
+//!   every dword NoMask. A predicated or sub-register write is a partial
+//!   write and always fills first.
+//!
+//! # Which vgrf
+//! brw's cost: one per register read or written, times 10 inside each
+//! loop and 0.5 inside each if, divided by the log of the live-interval
+//! length (long-lived values go first; a value live for one instruction
+//! cannot be helped). Its benefit: the registers of every interval that
+//! overlaps its own (the interference degree). The candidates are the
+//! values live where the linear scan failed; the best benefit per cost is
+//! spilled, and allocation runs again.
+
+use crate::bugs::{Bug, BugSet};
+use crate::coverage::hit;
+use crate::regalloc::cov;
+use crate::vir::{regs_of, VProgram, GRF_BYTES};
+use eu::{Dst, DstKind, Instruction, Message, Opcode, RegType, Region, Src, SrcKind};
+
+/// The spilling state of one register allocation.
+#[derive(Debug, Default)]
+pub(crate) struct Spiller {
+    /// The scratch header's register (allocated by the first spill).
+    header: Option<u32>,
+    /// Bytes of scratch used so far (brw's `last_scratch`).
+    pub scratch_bytes: u32,
+    /// Vgrfs from this index on were made by spilling: never spilled.
+    pub no_spill_from: Option<usize>,
+}
+
+/// brw's spill cost of each vgrf (before the division by the log of the
+/// live length): registers read and written, 10× per enclosing loop,
+/// 0.5× per enclosing if.
+pub(crate) fn spill_costs(p: &VProgram) -> Vec<f64> {
+    let mut cost = vec![0.0f64; p.vgrfs.len()];
+    let loop_starts: Vec<usize> = p
+        .insts
+        .iter()
+        .filter(|i| i.op == Opcode::While)
+        .filter_map(|i| i.jip.map(|j| j as usize))
+        .collect();
+    let mut scale = 1.0f64;
+    for (k, i) in p.insts.iter().enumerate() {
+        scale *= 10f64.powi(loop_starts.iter().filter(|&&s| s == k).count() as i32);
+        for (nr, regs) in operand_regs(i) {
+            if let Some(v) = p.vgrf_of(nr) {
+                cost[v] += regs as f64 * scale;
+            }
+        }
+        match i.op {
+            Opcode::While => scale /= 10.0,
+            Opcode::If => scale *= 0.5,
+            Opcode::Endif => scale /= 0.5,
+            _ => {}
+        }
+    }
+    cost
+}
+
+/// Every GRF operand of an instruction: first register and count.
+fn operand_regs(i: &Instruction) -> Vec<(u32, u32)> {
+    let mut out = Vec::new();
+    let span = |b: Option<(u32, u32)>| b.map(regs_of).map(|(f, l)| (f, l - f + 1));
+    out.extend(
+        i.srcs
+            .iter()
+            .filter_map(|s| span(crate::vir::src_bytes(s, i.exec_size))),
+    );
+    if i.op.has_dst() {
+        out.extend(span(crate::vir::dst_bytes(&i.dst, i.exec_size)));
+    }
+    if let Some(m) = i.msg {
+        out.extend(
+            message_operands(&m, i.exec_size)
+                .into_iter()
+                .map(|(r, n, _)| (r, n)),
+        );
+    }
+    out
+}
+
+/// A message's GRF operands: first register, register count, and whether
+/// the message writes it. The end message's payload is not read.
+fn message_operands(m: &Message, exec: u8) -> Vec<(u32, u32, bool)> {
+    let regs = |per_lane: u32| (exec as u32 * per_lane).div_ceil(GRF_BYTES).max(1);
+    match *m {
+        Message::Load { size, dst, addr } => {
+            vec![
+                (addr, regs(4), false),
+                (dst, regs(size.payload_bytes()), true),
+            ]
+        }
+        Message::Store { size, addr, data } => {
+            vec![
+                (addr, regs(4), false),
+                (data, regs(size.payload_bytes()), false),
+            ]
+        }
+        Message::End { .. } => vec![],
+        Message::ScratchRead { dst, header } => vec![(header, 1, false), (dst, regs(4), true)],
+        Message::ScratchWrite { header, data } => vec![(header, 1, false), (data, regs(4), false)],
+    }
+}
+
+/// Chooses the vgrf to spill among `candidates` (brw's
+/// `ra_get_best_spill_node`): the best interference per adjusted cost.
+pub(crate) fn choose(
+    p: &VProgram,
+    iv: &[Option<(usize, usize)>],
+    candidates: &[usize],
+    no_spill_from: usize,
+) -> Option<usize> {
+    let cost = spill_costs(p);
+    let mut best: Option<(f64, usize)> = None;
+    for &v in candidates {
+        let Some((lo, hi)) = iv[v] else { continue };
+        let len = (hi - lo) as f64;
+        if v >= no_spill_from || cost[v] <= 0.0 || len <= 1.0 {
+            continue;
+        }
+        let adjusted = cost[v] / len.ln();
+        let benefit: u32 = iv
+            .iter()
+            .enumerate()
+            .filter(|&(w, x)| w != v && x.is_some_and(|(l, h)| l <= hi && lo <= h))
+            .map(|(w, _)| p.vgrfs[w].size)
+            .sum();
+        let score = benefit as f64 / adjusted;
+        if best.is_none_or(|(s, _)| score > s) {
+            best = Some((score, v));
+        }
+    }
+    best.map(|(_, v)| v)
+}
+
+fn ud(nr: u32, sub: u32, region: Region) -> Src {
+    Src::grf(nr, sub, RegType::UD, region)
+}
+
+/// `mov(1) header.2<1>UD offset/16 NoMask`, then the fill or spill.
+#[allow(clippy::too_many_arguments)]
+fn scratch_message(
+    out: &mut Vec<Instruction>,
+    header: u32,
+    offset: u32,
+    width: u8,
+    group: u8,
+    we_all: bool,
+    msg: Message,
+) {
+    let mut set = Instruction::alu(
+        Opcode::Mov,
+        1,
+        Dst::grf(header, 2, RegType::UD, 1),
+        &[Src::imm(u64::from(offset / 16), RegType::UD)],
+    );
+    set.we_all = true;
+    out.push(set);
+    let mut send = Instruction::new(Opcode::Send, width);
+    send.msg = Some(msg);
+    send.we_all = we_all;
+    send.group = group;
+    out.push(send);
+}
+
+/// Fills (`write` false) or spills of `count` registers from `reg` at
+/// scratch `offset`, in blocks of `block` GRFs.
+#[allow(clippy::too_many_arguments)]
+fn scratch_blocks(
+    out: &mut Vec<Instruction>,
+    header: u32,
+    reg: u32,
+    offset: u32,
+    count: u32,
+    block: u32,
+    group: u8,
+    we_all: bool,
+    write: bool,
+) {
+    for j in 0..count.div_ceil(block) {
+        let n = block.min(count - j * block);
+        let r = reg + j * block;
+        let msg = if write {
+            Message::ScratchWrite { header, data: r }
+        } else {
+            Message::ScratchRead { dst: r, header }
+        };
+        let at = offset + j * block * GRF_BYTES;
+        scratch_message(out, header, at, (8 * n) as u8, group, we_all, msg);
+    }
+}
+
+impl Spiller {
+    /// Spills vgrf `v` of `p` (brw's `spill_reg`); fails only if the
+    /// control flow of `p` was already broken.
+    pub(crate) fn spill(
+        &mut self,
+        p: &mut VProgram,
+        v: usize,
+        bugs: BugSet,
+    ) -> Result<(), eu::cf::CfError> {
+        hit(cov::SPILLED);
+        self.no_spill_from.get_or_insert(p.vgrfs.len());
+        let mut setup = Vec::new();
+        let header = *self.header.get_or_insert_with(|| {
+            let h = p.alloc(GRF_BYTES);
+            // brw's SHADER_OPCODE_SCRATCH_HEADER starts from g0.
+            let mut mov = Instruction::alu(
+                Opcode::Mov,
+                8,
+                Dst::grf(h, 0, RegType::UD, 1),
+                &[ud(0, 0, Region::new(8, 8, 1))],
+            );
+            mov.we_all = true;
+            setup.push(mov);
+            h
+        });
+        let slot = self.scratch_bytes;
+        let g = p.vgrfs[v];
+        self.scratch_bytes += g.size * GRF_BYTES;
+        let simd = p.simd;
+        let old = std::mem::take(&mut p.insts);
+        let mut out = setup;
+        let mut new_index = Vec::with_capacity(old.len() + 1);
+        let in_v = |nr: u32| nr >= g.first && nr < g.first + g.size;
+        for mut inst in old {
+            new_index.push(out.len() as u32);
+            let mut after = Vec::new();
+            // Sources and message payloads read, one fill each.
+            let exec = inst.exec_size;
+            let msg_ops = inst
+                .msg
+                .map(|m| message_operands(&m, exec))
+                .unwrap_or_default();
+            let mut reads: Vec<(Operand, u32, u32)> = Vec::new();
+            for (k, s) in inst.srcs.iter().enumerate() {
+                if let (SrcKind::Grf { nr, .. }, Some(b)) = (s.kind, crate::vir::src_bytes(s, exec))
+                {
+                    if in_v(nr) {
+                        let (f, l) = regs_of(b);
+                        reads.push((Operand::Src(k), f, l - f + 1));
+                    }
+                }
+            }
+            reads.extend(
+                msg_ops
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, o)| !o.2 && in_v(o.0))
+                    .map(|(k, o)| (Operand::Msg(k), o.0, o.1)),
+            );
+            for (operand, first, count) in reads {
+                let temp = p.alloc(count * GRF_BYTES);
+                operand.rename(&mut inst, first, temp);
+                // The largest power-of-two block dividing the count, at
+                // most four GRFs (SIMD32).
+                let block = (1u32 << (8 * count).trailing_zeros().min(5)) / 8;
+                // Injected bug (BUGS.md: spill-fill-without-nomask): the
+                // fill takes the instruction's execution mask.
+                let masked = !inst.we_all && bugs.has(Bug::SpillFillWithoutNomask);
+                let width = 8 * block as u8;
+                let group = if masked {
+                    inst.group / width * width
+                } else {
+                    0
+                };
+                hit(cov::FILL);
+                let offset = slot + (first - g.first) * GRF_BYTES;
+                scratch_blocks(
+                    &mut out, header, temp, offset, count, block, group, !masked, false,
+                );
+            }
+            // The destination, or a message's written payload.
+            let written = if inst.op.has_dst() {
+                crate::vir::dst_bytes(&inst.dst, exec).map(|b| {
+                    let (f, l) = regs_of(b);
+                    let elem = inst.dst.ty.size();
+                    (f, l - f + 1, elem, inst.dst.stride as u32)
+                })
+            } else {
+                // A message payload is packed: `pb` bytes per channel.
+                let pb = inst.msg.and_then(|m| m.written()).map_or(4, |(_, pb)| pb);
+                msg_ops.iter().find(|o| o.2).map(|o| (o.0, o.1, pb, 1))
+            };
+            let written = written.filter(|w| in_v(w.0));
+            if let Some((first, count, elem, stride)) = written {
+                let temp = p.alloc(count * GRF_BYTES);
+                rename_written(&mut inst, first, temp);
+                let component = (exec as u32 * stride * elem).div_ceil(GRF_BYTES);
+                let width = 8 * component.min(simd / 8);
+                let per_channel = stride == 1 && elem == 4 && exec as u32 == width;
+                let partial = (inst.pred.is_some() && inst.op != Opcode::Sel)
+                    || stride != 1
+                    || (exec as u32 * elem) < GRF_BYTES;
+                let we_all = inst.we_all || !per_channel;
+                // Injected bug (BUGS.md: spill-first-half-mask): a masked
+                // spill of a later channel group takes group 0's mask.
+                let group = if we_all || (inst.group != 0 && bugs.has(Bug::SpillFirstHalfMask)) {
+                    0
+                } else {
+                    inst.group
+                };
+                let offset = slot + (first - g.first) * GRF_BYTES;
+                let blocks = |out: &mut Vec<Instruction>, write: bool| {
+                    let block = width / 8;
+                    scratch_blocks(
+                        out, header, temp, offset, count, block, group, we_all, write,
+                    );
+                };
+                if partial || (!inst.we_all && !per_channel) {
+                    hit(cov::SPILL_READ_MODIFY_WRITE);
+                    blocks(&mut out, false);
+                } else if per_channel {
+                    hit(cov::SPILL_PER_CHANNEL);
+                } else {
+                    hit(cov::SPILL_NOMASK_WHOLE);
+                }
+                blocks(&mut after, true);
+            }
+            out.push(inst);
+            out.append(&mut after);
+        }
+        new_index.push(out.len() as u32);
+        for inst in &mut out {
+            if inst.op == Opcode::While {
+                inst.jip = inst.jip.map(|j| new_index[j as usize]);
+            }
+            if inst.op == Opcode::Halt {
+                inst.uip = inst.uip.map(|j| new_index[j as usize]);
+            }
+        }
+        eu::resolve_control_flow(&mut out)?;
+        p.insts = out;
+        Ok(())
+    }
+}
+
+/// An operand an instruction reads: a source, or a message operand (its
+/// index in [`message_operands`]).
+#[derive(Clone, Copy, Debug)]
+enum Operand {
+    Src(usize),
+    Msg(usize),
+}
+
+impl Operand {
+    /// Points the operand, which starts in register `first`, at `temp`.
+    fn rename(self, inst: &mut Instruction, first: u32, temp: u32) {
+        match self {
+            Operand::Src(k) => {
+                if let SrcKind::Grf { nr, .. } = &mut inst.srcs[k].kind {
+                    *nr = temp + (*nr - first);
+                }
+            }
+            Operand::Msg(k) => {
+                let exec = inst.exec_size;
+                if let Some(m) = &mut inst.msg {
+                    let reg = message_operands(m, exec)[k].0;
+                    if let Some(r) = m.grfs_mut().into_iter().find(|r| **r == reg) {
+                        *r = temp;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Points the written operand (destination or message payload), which
+/// starts in register `first`, at `temp`.
+fn rename_written(inst: &mut Instruction, first: u32, temp: u32) {
+    if let DstKind::Grf { nr, .. } = &mut inst.dst.kind {
+        *nr = temp + (*nr - first);
+    }
+    if let Some(Message::Load { dst, .. } | Message::ScratchRead { dst, .. }) = &mut inst.msg {
+        *dst = temp;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::brw::testutil::{outputs, vprog};
+
+    /// SIMD16: address a (g3-g4), x = load (g5-g6), y = x + 1 (g7-g8), then
+    /// y's second register (lanes 8-15) = y's first + 2 (a 2Q half), then
+    /// y is stored.
+    const HALVES: &str = "shl(16) g3<1>UD g1<8,8,1>UD 0x00000003UD\nsend(16) g5 g3 ld.b32 { align1 1H };\nadd(16) g7<1>D g5<8,8,1>D 1D\nadd(8) g8<1>D g7<8,8,1>D 2D { align1 2Q };\nsend(16) null g3 g7 st.b32 { align1 1H EOT };";
+
+    fn halves() -> VProgram {
+        vprog(16, HALVES, &[(3, 2), (5, 2), (7, 2)])
+    }
+
+    #[test]
+    fn spilling_rewrites_every_read_and_write_as_brw_does() {
+        let mut p = halves();
+        let mut sp = Spiller::default();
+        sp.spill(&mut p, 2, BugSet::NONE).unwrap();
+        // By the module's rules: the header g9 (the first new vgrf) starts
+        // as a copy of g0. The SIMD16 packed-dword write is per channel (no
+        // fill, the instruction's mask). The 2Q half reads y's first GRF
+        // (a one-GRF NoMask fill from offset 0) and writes its second, a
+        // packed dword of exactly its 8 channels: spilled per channel, in
+        // channel group 8, at offset 32 (oword 2). The store reads both
+        // GRFs: one two-GRF NoMask fill. Temporaries in order: g10-g11,
+        // g12, g13, g14-g15.
+        let want = "mov(8) g9<1>UD g0<8,8,1>UD { align1 WE_all 1Q };\n\
+shl(16) g3<1>UD g1<8,8,1>UD 0x00000003UD\n\
+send(16) g5 g3 ld.b32\n\
+add(16) g10<1>D g5<8,8,1>D 1D\n\
+mov(1) g9.2<1>UD 0x00000000UD { align1 WE_all 1N };\n\
+send(16) null g9 g10 st.scratch\n\
+mov(1) g9.2<1>UD 0x00000000UD { align1 WE_all 1N };\n\
+send(8) g12 g9 ld.scratch { align1 WE_all 1Q };\n\
+add(8) g13<1>D g12<8,8,1>D 2D { align1 2Q };\n\
+mov(1) g9.2<1>UD 0x00000002UD { align1 WE_all 1N };\n\
+send(8) null g9 g13 st.scratch { align1 2Q };\n\
+mov(1) g9.2<1>UD 0x00000000UD { align1 WE_all 1N };\n\
+send(16) g14 g9 ld.scratch { align1 WE_all 1H };\n\
+send(16) null g3 g14 st.b32 { align1 1H EOT };\n";
+        assert_eq!(p.text_compact(), want);
+        assert_eq!(sp.scratch_bytes, 64);
+        // Lane j < 8 stores x_j + 1, lane 8 + j stores x_j + 3.
+        let input = |k: u32| 100 + 10 * k as u64;
+        let got = outputs(&p, 16, &input, 0);
+        let want: Vec<u64> = (0..16u64)
+            .map(|k| {
+                if k < 8 {
+                    100 + 10 * k + 1
+                } else {
+                    100 + 10 * (k - 8) + 3
+                }
+            })
+            .collect();
+        let stored: Vec<u64> = got.iter().map(|o| o[0].unwrap().bits).collect();
+        assert_eq!(stored, want);
+        assert_eq!(outputs(&halves(), 16, &input, 0), got);
+    }
+
+    #[test]
+    fn the_first_half_mask_bug_loses_a_second_half_write_in_an_if() {
+        // SIMD16: y = 5 in every lane; lanes with x >= 10 (lanes 10-15)
+        // then set y = x + 100 in y's second GRF (a 2Q half, inside the
+        // if); y is stored after the if.
+        let text = "shl(16) g3<1>UD g1<8,8,1>UD 0x00000003UD\nsend(16) g5 g3 ld.b32 { align1 1H };\nmov(16) g7<1>D 5D\ncmp.ge.f0.0(16) null<1>D g5<8,8,1>D 10D\n(+f0.0) if(16) JIP: L0 UIP: L0\nadd(8) g8<1>D g6<8,8,1>D 100D { align1 2Q };\nL0:\nendif(16) JIP: L1\nL1:\nsend(16) null g3 g7 st.b32 { align1 1H EOT };";
+        let stored = |bugs: BugSet| -> Vec<u64> {
+            let mut p = vprog(16, text, &[(3, 2), (5, 2), (7, 2)]);
+            Spiller::default().spill(&mut p, 2, bugs).unwrap();
+            outputs(&p, 16, &|k| k as u64, 0)
+                .iter()
+                .map(|o| o[0].unwrap().bits)
+                .collect()
+        };
+        let want: Vec<u64> = (0..16u64)
+            .map(|k| if k >= 10 { k + 100 } else { 5 })
+            .collect();
+        assert_eq!(stored(BugSet::NONE), want);
+        // The 2Q spill runs with lanes 0-7's mask: none of them is in the
+        // if, so lanes 10-15 keep the 5 spilled before it.
+        assert_eq!(
+            stored(BugSet::NONE.with(Bug::SpillFirstHalfMask)),
+            vec![5; 16]
+        );
+    }
+
+    #[test]
+    fn a_masked_fill_leaves_channels_the_reader_does_not_enable() {
+        // SIMD8: a qword (two GRFs) read twice by one SIMD8 instruction:
+        // each fill is a SIMD16 block. NoMask fills all sixteen dwords; with
+        // spill-fill-without-nomask only dwords 0-7 (lanes 0-3's qwords).
+        let text = "shl(8) g2<1>UD g1<8,8,1>UD 0x00000003UD\nsend(8) g3 g2 ld.b32\nmov(8) g4<1>Q g3<8,8,1>D\nadd(8) g6<1>Q g4<4,4,1>Q g4<4,4,1>Q\nmov(8) g8<1>D g6<8,4,2>D\nsend(8) null g2 g8 st.b32 { align1 1Q EOT };";
+        let vg = [(2, 1), (3, 1), (4, 2), (6, 2), (8, 1)];
+        let input = |k: u32| 1000 + k as u64;
+        let stored = |bugs: BugSet| -> Vec<u64> {
+            let mut p = vprog(8, text, &vg);
+            Spiller::default().spill(&mut p, 2, bugs).unwrap();
+            // The write is spilled as two one-GRF blocks (SIMD8 spills at
+            // most one GRF per message) after a one-GRF NoMask fill each
+            // (a qword is not the message's dword channels); the read is
+            // one two-GRF fill.
+            let fills: Vec<(u8, bool)> = p
+                .insts
+                .iter()
+                .filter(|i| matches!(i.msg, Some(Message::ScratchRead { .. })))
+                .map(|i| (i.exec_size, i.we_all))
+                .collect();
+            let masked = (16, bugs.is_empty());
+            assert_eq!(fills, [(8, true), (8, true), masked, masked]);
+            outputs(&p, 8, &input, 0)
+                .iter()
+                .map(|o| o[0].unwrap().bits)
+                .collect()
+        };
+        let want: Vec<u64> = (0..8u64).map(|k| 2 * (1000 + k)).collect();
+        assert_eq!(stored(BugSet::NONE), want);
+        let buggy = stored(BugSet::NONE.with(Bug::SpillFillWithoutNomask));
+        assert_eq!(buggy[..4], want[..4]);
+        assert_ne!(buggy[4..], want[4..]);
+    }
+
+    #[test]
+    fn a_qword_load_is_spilled_whole_not_per_channel() {
+        // A SIMD8 64-bit load writes two GRFs, a qword per channel: not
+        // the message's dword channels, so the spill is NoMask after a
+        // fill. Only lanes 0 and 1 run: a per-channel spill would keep
+        // dwords 0-1 alone and lose lane 1's qword.
+        let text = "shl(8) g2<1>UD g1<8,8,1>UD 0x00000003UD\nsend(8) g3 g2 ld.b64\nmov(8) g5<1>D g3<8,4,2>D\nsend(8) null g2 g5 st.b32 { align1 1Q EOT };";
+        let vg = [(2, 1), (3, 2), (5, 1)];
+        let mut p = vprog(8, text, &vg);
+        Spiller::default().spill(&mut p, 1, BugSet::NONE).unwrap();
+        let spills: Vec<(u8, bool)> = p
+            .insts
+            .iter()
+            .filter(|i| matches!(i.msg, Some(Message::ScratchWrite { .. })))
+            .map(|i| (i.exec_size, i.we_all))
+            .collect();
+        assert_eq!(spills, [(8, true), (8, true)]);
+        let input = |k: u32| 0x7000_0000_0000_0000 | (0x100 + k as u64);
+        let stored: Vec<u64> = outputs(&p, 2, &input, 0)
+            .iter()
+            .map(|o| o[0].unwrap().bits)
+            .collect();
+        assert_eq!(stored, [0x100, 0x101]);
+    }
+
+    #[test]
+    fn costs_weight_loops_by_ten_and_ifs_by_a_half() {
+        // v (g3) is written once outside (1), read in the loop (10) and
+        // in an if inside the loop (5); w (g4) is written in the if (5).
+        let text = "mov(8) g3<1>D 1D\nL0:\nadd(8) g5<1>D g3<8,8,1>D 1D\ncmp.l.f0.0(8) null<1>D g5<8,8,1>D 3D\n(+f0.0) if(8) JIP: L1 UIP: L1\nadd(8) g4<1>D g3<8,8,1>D 2D\nL1:\nendif(8) JIP: L2\nL2:\n(+f0.0) while(8) JIP: L0";
+        let p = vprog(8, text, &[(3, 1), (4, 1), (5, 1)]);
+        assert_eq!(spill_costs(&p), vec![1.0 + 10.0 + 5.0, 5.0, 20.0]);
+    }
+
+    #[test]
+    fn choose_skips_spill_temporaries_and_one_instruction_values() {
+        let p = halves();
+        let iv = vec![Some((0, 4)), Some((1, 2)), Some((2, 3))];
+        // vgrf 1 lives 1 instruction (log 1 = 0: spilling cannot help).
+        assert_eq!(choose(&p, &iv, &[1], usize::MAX), None);
+        // vgrf 2 is past no_spill_from.
+        assert_eq!(choose(&p, &iv, &[1, 2], 2), None);
+        assert_eq!(choose(&p, &iv, &[0, 1], 2), Some(0));
+    }
+}
