@@ -321,18 +321,16 @@ pub fn allocate_with(
     if spill_all {
         // Every vgrf brw's choose_spill_reg would offer, in its order of
         // benefit per cost, until none is left.
-        let mut q = p.clone();
-        loop {
-            let live = Liveness::compute(&q).ok_or_else(|| invalid(0, "liveness failed".into()))?;
-            let iv = intervals(&q, &live, BugSet::NONE);
-            let all: Vec<usize> = (0..iv.len()).collect();
-            let no_spill_from = spiller.no_spill_from.unwrap_or(usize::MAX);
-            let Some(v) = spill::choose(&q, &iv, &all, no_spill_from) else {
-                break;
-            };
-            spiller.spill(&mut q, v, bugs).map_err(cf_invalid)?;
+        // Like brw, on the costs and intervals of the program before any
+        // of them is spilled.
+        let live = Liveness::compute(p).ok_or_else(|| invalid(0, "liveness failed".into()))?;
+        let iv = intervals(p, &live, BugSet::NONE);
+        let order = spill::choose_all(p, &iv);
+        if !order.is_empty() {
+            let mut q = p.clone();
+            spiller.spill(&mut q, &order, bugs).map_err(cf_invalid)?;
+            spilled = Some(q);
         }
-        spilled = Some(q);
     }
     loop {
         let q = spilled.as_ref().unwrap_or(p);
@@ -358,7 +356,7 @@ pub fn allocate_with(
         let no_spill_from = spiller.no_spill_from.unwrap_or(usize::MAX);
         if let Some(v) = spill::choose(q, &iv, &live_there, no_spill_from) {
             let mut next = q.clone();
-            spiller.spill(&mut next, v, bugs).map_err(cf_invalid)?;
+            spiller.spill(&mut next, &[v], bugs).map_err(cf_invalid)?;
             spilled = Some(next);
             continue;
         }

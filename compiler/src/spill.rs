@@ -127,16 +127,19 @@ fn message_operands(m: &Message, exec: u8) -> Vec<(u32, u32, bool)> {
     }
 }
 
-/// Chooses the vgrf to spill among `candidates` (brw's
-/// `ra_get_best_spill_node`): the best interference per adjusted cost.
-pub(crate) fn choose(
+/// brw's spill score of each of `candidates` that may be spilled: its
+/// interference (the GRFs of every interval overlapping its own) per
+/// adjusted cost (`spill_costs` over the log of its live length).
+/// Spill temporaries (from `no_spill_from` on), values nothing reads or
+/// writes and values live for one instruction get none.
+fn scores(
     p: &VProgram,
     iv: &[Option<(usize, usize)>],
     candidates: &[usize],
     no_spill_from: usize,
-) -> Option<usize> {
+) -> Vec<(f64, usize)> {
     let cost = spill_costs(p);
-    let mut best: Option<(f64, usize)> = None;
+    let mut out = Vec::new();
     for &v in candidates {
         let Some((lo, hi)) = iv[v] else { continue };
         let len = (hi - lo) as f64;
@@ -150,12 +153,35 @@ pub(crate) fn choose(
             .filter(|&(w, x)| w != v && x.is_some_and(|(l, h)| l <= hi && lo <= h))
             .map(|(w, _)| p.vgrfs[w].size)
             .sum();
-        let score = benefit as f64 / adjusted;
+        out.push((benefit as f64 / adjusted, v));
+    }
+    out
+}
+
+/// Chooses the vgrf to spill among `candidates` (brw's
+/// `ra_get_best_spill_node`): the best score, the first on ties.
+pub(crate) fn choose(
+    p: &VProgram,
+    iv: &[Option<(usize, usize)>],
+    candidates: &[usize],
+    no_spill_from: usize,
+) -> Option<usize> {
+    let mut best: Option<(f64, usize)> = None;
+    for (score, v) in scores(p, iv, candidates, no_spill_from) {
         if best.is_none_or(|(s, _)| score > s) {
             best = Some((score, v));
         }
     }
     best.map(|(_, v)| v)
+}
+
+/// Every vgrf that may be spilled, best score first (ties by index): the
+/// order brw's `spill_all` loop takes them in.
+pub(crate) fn choose_all(p: &VProgram, iv: &[Option<(usize, usize)>]) -> Vec<usize> {
+    let all: Vec<usize> = (0..iv.len()).collect();
+    let mut s = scores(p, iv, &all, usize::MAX);
+    s.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    s.into_iter().map(|(_, v)| v).collect()
 }
 
 fn ud(nr: u32, sub: u32, region: Region) -> Src {
@@ -216,15 +242,18 @@ fn scratch_blocks(
 }
 
 impl Spiller {
-    /// Spills vgrf `v` of `p` (brw's `spill_reg`); fails only if the
-    /// control flow of `p` was already broken.
+    /// Spills the vgrfs `vs` of `p`, each to its own slot in order (brw's
+    /// `spill_reg`, once per vgrf); fails only if the control flow of `p`
+    /// was already broken.
     pub(crate) fn spill(
         &mut self,
         p: &mut VProgram,
-        v: usize,
+        vs: &[usize],
         bugs: BugSet,
     ) -> Result<(), eu::cf::CfError> {
-        hit(cov::SPILLED);
+        for _ in vs {
+            hit(cov::SPILLED);
+        }
         self.no_spill_from.get_or_insert(p.vgrfs.len());
         let mut setup = Vec::new();
         let header = *self.header.get_or_insert_with(|| {
@@ -240,14 +269,25 @@ impl Spiller {
             setup.push(mov);
             h
         });
-        let slot = self.scratch_bytes;
-        let g = p.vgrfs[v];
-        self.scratch_bytes += g.size * GRF_BYTES;
+        // (first register, size, scratch slot) of each spilled vgrf, by
+        // first register.
+        let mut slots: Vec<(u32, u32, u32)> = Vec::with_capacity(vs.len());
+        for &v in vs {
+            let g = p.vgrfs[v];
+            slots.push((g.first, g.size, self.scratch_bytes));
+            self.scratch_bytes += g.size * GRF_BYTES;
+        }
+        slots.sort_unstable();
+        // The scratch offset of spilled register `nr`, if it is one.
+        let scratch_of = |nr: u32| -> Option<u32> {
+            let i = slots.partition_point(|s| s.0 <= nr).checked_sub(1)?;
+            let (first, size, slot) = slots[i];
+            (nr < first + size).then(|| slot + (nr - first) * GRF_BYTES)
+        };
         let simd = p.simd;
         let old = std::mem::take(&mut p.insts);
         let mut out = setup;
         let mut new_index = Vec::with_capacity(old.len() + 1);
-        let in_v = |nr: u32| nr >= g.first && nr < g.first + g.size;
         for mut inst in old {
             new_index.push(out.len() as u32);
             let mut after = Vec::new();
@@ -261,7 +301,7 @@ impl Spiller {
             for (k, s) in inst.srcs.iter().enumerate() {
                 if let (SrcKind::Grf { nr, .. }, Some(b)) = (s.kind, crate::vir::src_bytes(s, exec))
                 {
-                    if in_v(nr) {
+                    if scratch_of(nr).is_some() {
                         let (f, l) = regs_of(b);
                         reads.push((Operand::Src(k), f, l - f + 1));
                     }
@@ -271,7 +311,7 @@ impl Spiller {
                 msg_ops
                     .iter()
                     .enumerate()
-                    .filter(|(_, o)| !o.2 && in_v(o.0))
+                    .filter(|(_, o)| !o.2 && scratch_of(o.0).is_some())
                     .map(|(k, o)| (Operand::Msg(k), o.0, o.1)),
             );
             for (operand, first, count) in reads {
@@ -290,7 +330,7 @@ impl Spiller {
                     0
                 };
                 hit(cov::FILL);
-                let offset = slot + (first - g.first) * GRF_BYTES;
+                let offset = scratch_of(first).unwrap_or_default();
                 scratch_blocks(
                     &mut out, header, temp, offset, count, block, group, !masked, false,
                 );
@@ -307,7 +347,7 @@ impl Spiller {
                 let pb = inst.msg.and_then(|m| m.written()).map_or(4, |(_, pb)| pb);
                 msg_ops.iter().find(|o| o.2).map(|o| (o.0, o.1, pb, 1))
             };
-            let written = written.filter(|w| in_v(w.0));
+            let written = written.filter(|w| scratch_of(w.0).is_some());
             if let Some((first, count, elem, stride)) = written {
                 let temp = p.alloc(count * GRF_BYTES);
                 rename_written(&mut inst, first, temp);
@@ -325,7 +365,7 @@ impl Spiller {
                 } else {
                     inst.group
                 };
-                let offset = slot + (first - g.first) * GRF_BYTES;
+                let offset = scratch_of(first).unwrap_or_default();
                 let blocks = |out: &mut Vec<Instruction>, write: bool| {
                     let block = width / 8;
                     scratch_blocks(
@@ -419,7 +459,7 @@ mod tests {
     fn spilling_rewrites_every_read_and_write_as_brw_does() {
         let mut p = halves();
         let mut sp = Spiller::default();
-        sp.spill(&mut p, 2, BugSet::NONE).unwrap();
+        sp.spill(&mut p, &[2], BugSet::NONE).unwrap();
         // By the module's rules: the header g9 (the first new vgrf) starts
         // as a copy of g0. The SIMD16 packed-dword write is per channel (no
         // fill, the instruction's mask). The 2Q half reads y's first GRF
@@ -469,7 +509,7 @@ send(16) null g3 g14 st.b32 { align1 1H EOT };\n";
         let text = "shl(16) g3<1>UD g1<8,8,1>UD 0x00000003UD\nsend(16) g5 g3 ld.b32 { align1 1H };\nmov(16) g7<1>D 5D\ncmp.ge.f0.0(16) null<1>D g5<8,8,1>D 10D\n(+f0.0) if(16) JIP: L0 UIP: L0\nadd(8) g8<1>D g6<8,8,1>D 100D { align1 2Q };\nL0:\nendif(16) JIP: L1\nL1:\nsend(16) null g3 g7 st.b32 { align1 1H EOT };";
         let stored = |bugs: BugSet| -> Vec<u64> {
             let mut p = vprog(16, text, &[(3, 2), (5, 2), (7, 2)]);
-            Spiller::default().spill(&mut p, 2, bugs).unwrap();
+            Spiller::default().spill(&mut p, &[2], bugs).unwrap();
             outputs(&p, 16, &|k| k as u64, 0)
                 .iter()
                 .map(|o| o[0].unwrap().bits)
@@ -497,7 +537,7 @@ send(16) null g3 g14 st.b32 { align1 1H EOT };\n";
         let input = |k: u32| 1000 + k as u64;
         let stored = |bugs: BugSet| -> Vec<u64> {
             let mut p = vprog(8, text, &vg);
-            Spiller::default().spill(&mut p, 2, bugs).unwrap();
+            Spiller::default().spill(&mut p, &[2], bugs).unwrap();
             // The write is spilled as two one-GRF blocks (SIMD8 spills at
             // most one GRF per message) after a one-GRF NoMask fill each
             // (a qword is not the message's dword channels); the read is
@@ -531,7 +571,9 @@ send(16) null g3 g14 st.b32 { align1 1H EOT };\n";
         let text = "shl(8) g2<1>UD g1<8,8,1>UD 0x00000003UD\nsend(8) g3 g2 ld.b64\nmov(8) g5<1>D g3<8,4,2>D\nsend(8) null g2 g5 st.b32 { align1 1Q EOT };";
         let vg = [(2, 1), (3, 2), (5, 1)];
         let mut p = vprog(8, text, &vg);
-        Spiller::default().spill(&mut p, 1, BugSet::NONE).unwrap();
+        Spiller::default()
+            .spill(&mut p, &[1], BugSet::NONE)
+            .unwrap();
         let spills: Vec<(u8, bool)> = p
             .insts
             .iter()

@@ -13,8 +13,8 @@ pub fn splitmix(x: u64) -> u64 {
 
 /// A random pass subset from the bits of `r`: pass i is on when bit i is
 /// set (never empty); bit 63 picks `bitfield=expand` when ir:bitfield is on,
-/// bit 62 `bool-cleanup=mixed` when eu:bool-cleanup is, bits 61 and 60 both
-/// set (a quarter of the sets) `spill=all`.
+/// bit 62 `bool-cleanup=mixed` when eu:bool-cleanup is, bits 59 to 61 all
+/// set (an eighth of the sets) `spill=all`.
 pub fn random_passes(r: u64) -> PassSet {
     let mut text = Vec::new();
     for (i, p) in PASSES.iter().enumerate() {
@@ -31,7 +31,7 @@ pub fn random_passes(r: u64) -> PassSet {
     if (r >> 62) & 1 == 1 && text.iter().any(|t| t == "eu:bool-cleanup") {
         text.push("bool-cleanup=mixed".into());
     }
-    if (r >> 60) & 3 == 3 {
+    if (r >> 59) & 7 == 7 {
         text.push("spill=all".into());
     }
     PassSet::parse(&text.join(",")).expect("table names parse")
@@ -51,11 +51,12 @@ mod tests {
             random_passes(0),
             PassSet::parse(&PASSES[0].full_name()).unwrap()
         );
-        // Bits 60 and 61 together add spill=all; either alone does not.
-        let both = random_passes(0b101 | 3 << 60);
-        assert_eq!(both, PassSet::parse(&format!("{want},spill=all")).unwrap());
-        assert!(!random_passes(0b101 | 1 << 60).spill_all);
-        assert!(!random_passes(0b101 | 1 << 61).spill_all);
+        // Bits 59, 60 and 61 together add spill=all; any two do not.
+        let all3 = random_passes(0b101 | 7 << 59);
+        assert_eq!(all3, PassSet::parse(&format!("{want},spill=all")).unwrap());
+        for two in [3u64 << 59, 3 << 60, 5 << 59] {
+            assert!(!random_passes(0b101 | two).spill_all);
+        }
         // SplitMix64's first output for seed 0 (the published reference value).
         assert_eq!(splitmix(0), 0xe220_a839_7b1d_cdaf);
     }

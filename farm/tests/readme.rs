@@ -27,7 +27,7 @@ fn passes() -> String {
         }
         let _ = writeln!(s, "| `{}` | {} |", p.full_name(), p.doc);
     }
-    s.push_str("| `regalloc` | virtual registers onto the 128 GRFs (linear scan) |\n");
+    s.push_str("| `regalloc` | virtual registers onto the 128 GRFs (linear scan), spilling to scratch what does not fit (brw's spill_reg) |\n");
     s
 }
 
