@@ -4,7 +4,8 @@
 //! The shape is valid by construction: a prelude computing each channel's
 //! input and output slot addresses, structured IF/ELSE/ENDIF blocks, loops
 //! with a counter (and, now and then, without one), BREAK/CONT, HALT to the
-//! epilogue, loads and stores through those addresses, and an epilogue that
+//! epilogue, loads and stores through those addresses, spills and fills
+//! of scratch (the header in g108, dword 2), and an epilogue that
 //! stores data registers and ends the thread. The ALU instructions in
 //! between are drawn freely (opcode, types, regions, modifiers, predicate,
 //! conditional modifier, NoMask, channel group) with a bias towards legal
@@ -336,7 +337,8 @@ impl Gen<'_, '_> {
                     let i = self.alu()?;
                     self.entries.push(Entry::Alu(i));
                 }
-                70..=74 => self.load()?,
+                70..=72 => self.load()?,
+                73 | 74 => self.scratch()?,
                 75..=79 => {
                     let data = self.data_reg(self.simd / 8)?;
                     let slot = self.u.int_in_range(0..=self.output_slots - 1)?;
@@ -459,6 +461,35 @@ impl Gen<'_, '_> {
             s.pred = Some(p);
             s.flag = f;
         }
+        self.entries.push(Entry::Inst(s));
+        Ok(())
+    }
+
+    /// A spill or fill: `mov(1) g108.2` sets the oword offset (0-15), then
+    /// a block of one, two or four GRFs is written from or read into data
+    /// registers, masked or NoMask.
+    fn scratch(&mut self) -> Result<()> {
+        let owords = self.u.int_in_range(0..=15u64)?;
+        let mut set = Instruction::alu(
+            Opcode::Mov,
+            1,
+            Dst::grf(ADDR, 2, RegType::UD, 1),
+            &[Src::imm(owords, RegType::UD)],
+        );
+        set.we_all = true;
+        self.entries.push(Entry::Inst(set));
+        let width = *self.u.choose(&[8u8, 16, 32])?;
+        let data = self.data_reg(width as u32 / 8)?;
+        let mut s = Instruction::new(Opcode::Send, width);
+        s.we_all = width as u32 > self.simd || self.u.arbitrary()?;
+        s.msg = Some(if self.u.arbitrary()? {
+            Message::ScratchWrite { header: ADDR, data }
+        } else {
+            Message::ScratchRead {
+                dst: data,
+                header: ADDR,
+            }
+        });
         self.entries.push(Entry::Inst(s));
         Ok(())
     }
