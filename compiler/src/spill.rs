@@ -354,8 +354,13 @@ impl Spiller {
                 let component = (exec as u32 * stride * elem).div_ceil(GRF_BYTES);
                 let width = 8 * component.min(simd / 8);
                 let per_channel = stride == 1 && elem == 4 && exec as u32 == width;
+                // brw's is_partial_write, with a destination that starts
+                // inside a register (dst.offset % REG_SIZE).
+                let starts_inside = inst.op.has_dst()
+                    && crate::vir::dst_bytes(&inst.dst, exec).is_some_and(|b| b.0 % GRF_BYTES != 0);
                 let partial = (inst.pred.is_some() && inst.op != Opcode::Sel)
                     || stride != 1
+                    || starts_inside
                     || (exec as u32 * elem) < GRF_BYTES;
                 let we_all = inst.we_all || !per_channel;
                 // Injected bug (BUGS.md: spill-first-half-mask): a masked
@@ -418,12 +423,19 @@ impl Operand {
                 }
             }
             Operand::Msg(k) => {
-                let exec = inst.exec_size;
-                if let Some(m) = &mut inst.msg {
-                    let reg = message_operands(m, exec)[k].0;
-                    if let Some(r) = m.grfs_mut().into_iter().find(|r| **r == reg) {
-                        *r = temp;
-                    }
+                // By role, in `message_operands`' order (a load's address
+                // may be the same register as its destination).
+                let r = match (&mut inst.msg, k) {
+                    (Some(Message::Load { addr, .. }), 0) => Some(addr),
+                    (Some(Message::Store { addr, .. }), 0) => Some(addr),
+                    (Some(Message::Store { data, .. }), 1) => Some(data),
+                    (Some(Message::ScratchRead { header, .. }), 0) => Some(header),
+                    (Some(Message::ScratchWrite { header, .. }), 0) => Some(header),
+                    (Some(Message::ScratchWrite { data, .. }), 1) => Some(data),
+                    _ => None,
+                };
+                if let Some(r) = r {
+                    *r = temp;
                 }
             }
         }
@@ -587,6 +599,58 @@ send(16) null g3 g14 st.b32 { align1 1H EOT };\n";
             .map(|o| o[0].unwrap().bits)
             .collect();
         assert_eq!(stored, [0x100, 0x101]);
+    }
+
+    #[test]
+    fn a_load_into_its_own_address_register_renames_both_roles() {
+        // g3 is the load's address and its destination.
+        let text = "shl(8) g2<1>UD g1<8,8,1>UD 0x00000003UD\nmov(8) g3<1>UD g2<8,8,1>UD\nsend(8) g3 g3 ld.b32\nsend(8) null g2 g3 st.b32 { align1 1Q EOT };";
+        let mut p = vprog(8, text, &[(2, 1), (3, 1)]);
+        Spiller::default()
+            .spill(&mut p, &[1], BugSet::NONE)
+            .unwrap();
+        let load = p
+            .insts
+            .iter()
+            .find(|i| matches!(i.msg, Some(Message::Load { .. })));
+        let Some(Message::Load { dst, addr, .. }) = load.and_then(|i| i.msg) else {
+            panic!("no load")
+        };
+        // Both are temporaries now, and different ones (a fill, a spill).
+        assert!(dst > 3 && addr > 3 && dst != addr, "{}", p.text_compact());
+        let input = |k: u32| 500 + k as u64;
+        let stored: Vec<u64> = outputs(&p, 8, &input, 0)
+            .iter()
+            .map(|o| o[0].unwrap().bits)
+            .collect();
+        assert_eq!(stored, (500..508).collect::<Vec<u64>>());
+    }
+
+    #[test]
+    fn a_write_starting_inside_a_register_is_partial() {
+        // v = g7-g8 holds 5s and 6s; mov(8) g7.4 writes g7 dwords 4-7 and
+        // g8 dwords 0-3 with x. Lane k stores g7[k] + g8[k]: 5 + x_(k+4)
+        // for k < 4, x_(k-4) + 6 after.
+        let text = "shl(8) g2<1>UD g1<8,8,1>UD 0x00000003UD\nsend(8) g3 g2 ld.b32\nmov(8) g7<1>D 5D\nmov(8) g8<1>D 6D\nmov(8) g7.4<1>D g3<8,8,1>D\nadd(8) g9<1>D g7<8,8,1>D g8<8,8,1>D\nsend(8) null g2 g9 st.b32 { align1 1Q EOT };";
+        let mut p = vprog(8, text, &[(2, 1), (3, 1), (7, 2), (9, 1)]);
+        Spiller::default()
+            .spill(&mut p, &[2], BugSet::NONE)
+            .unwrap();
+        let input = |k: u32| 10 * k as u64;
+        let stored: Vec<u64> = outputs(&p, 8, &input, 0)
+            .iter()
+            .map(|o| o[0].unwrap().bits)
+            .collect();
+        let want: Vec<u64> = (0..8u64)
+            .map(|k| {
+                if k < 4 {
+                    5 + 10 * (k + 4)
+                } else {
+                    10 * (k - 4) + 6
+                }
+            })
+            .collect();
+        assert_eq!(stored, want);
     }
 
     #[test]

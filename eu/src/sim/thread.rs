@@ -132,7 +132,13 @@ impl<'a> Machine<'a> {
         }
         self.flags = self.rng.next();
         self.scratch.clear();
-        self.scratch_rng = SplitMix(self.rng.next());
+        // Its own stream: programs without scratch see the garbage they saw
+        // before scratch was modelled.
+        self.scratch_rng = SplitMix(
+            self.cfg.garbage_seed
+                ^ 0x5c7a_7c40_0000_0000
+                ^ (t as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15),
+        );
         let d = self.disp;
         let w = d.simd;
         let first = t * w;
