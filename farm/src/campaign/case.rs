@@ -112,22 +112,26 @@ pub fn run_case(
     local: u64,
 ) -> Option<CaseResult> {
     let g = local * id.shards + id.shard;
-    let seed = case_seed(id.seed, g);
+    let seeding = id.seeding(feedback.is_some());
+    let seed = seeding.roll_seed(local);
+    // The case's configs are drawn with the seed it was made from.
+    let config_seed = seeding.config_seed(local);
     let snapshot = match feedback {
         Some(f) => Some(f.shared.wait(local / id.feedback_epoch.max(1), &|| {
             f.stop.load(std::sync::atomic::Ordering::Relaxed)
         })?),
         None => None,
     };
-    let made = super::feedback::make_case(&id.generator, mix, snapshot.as_deref(), seed);
+    let made =
+        super::feedback::make_case(&id.generator, mix, snapshot.as_deref(), seed, config_seed);
     let case = made.case;
     let mut r = CaseResult::empty(local, g, made.origin);
     let targets: Vec<Target> = id.targets.iter().filter_map(|t| t.parse().ok()).collect();
     if targets.contains(&Target::Model) {
-        run_model(&case, mix, g, seed, &mut r);
+        run_model(&case, mix, g, config_seed, &mut r);
     }
     for t in targets.iter().filter(|t| t.is_driver()) {
-        if let Err(e) = run_driver(&case, t, setup, g, seed, &mut r) {
+        if let Err(e) = run_driver(&case, t, setup, g, config_seed, &mut r) {
             r.error = Some(e);
             break;
         }

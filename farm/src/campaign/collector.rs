@@ -57,16 +57,23 @@ impl Collector {
         let progress = ckpt.feedback.get_or_insert_with(Default::default);
         while ckpt.watermark >= (progress.epoch + 1) * fb.id.feedback_epoch.max(1) {
             let snapshot = fb.shared.current();
+            let seeding = fb.id.seeding(true);
             let make = |local: u64| {
                 let g = local * fb.id.shards + fb.id.shard;
-                let seed = super::case_seed(fb.id.seed, g);
-                (
-                    g,
-                    super::feedback::make_case(&fb.id.generator, &fb.mix, Some(&snapshot), seed),
-                )
+                let (seed, config_seed) = (seeding.roll_seed(local), seeding.config_seed(local));
+                let made = super::feedback::make_case(
+                    &fb.id.generator,
+                    &fb.mix,
+                    Some(&snapshot),
+                    seed,
+                    config_seed,
+                );
+                (g, made)
             };
             let reduce = |entry: &super::feedback::Entry, point: &str| {
-                super::focus::focus_entry(entry, &fb.mix, fb.id.seed, point)
+                // Entries are this shard's cases: g = local * shards + shard.
+                let local = entry.case_index / fb.id.shards.max(1);
+                super::focus::focus_entry(entry, &fb.mix, seeding.config_seed(local), point)
             };
             let next = super::feedback::next_snapshot(
                 &snapshot,

@@ -156,15 +156,24 @@ pub struct Made {
     pub origin: Origin,
 }
 
-/// Makes case `g` (seed `seed`) from `snapshot` (`None`: feedback off).
+/// Whether a case whose seed is `seed` draws a fresh case (rather than a
+/// mutant or a recipe) when the feedback corpus is not empty.
+pub fn rolls_fresh(seed: u64) -> bool {
+    SeedEntropy::new(seed ^ FEEDBACK_STREAM).below(100) >= MUTANT_PERCENT + RECIPE_PERCENT
+}
+
+/// Makes a case from `snapshot` (`None`: feedback off): `seed` is its own
+/// (for the feedback draws, mutations and recipes), `fresh_seed` the seed
+/// a fresh case is generated from ([`super::fresh::Seeding::config_seed`]).
 pub fn make_case(
     config: &generator::Config,
     mix: &Mix,
     snapshot: Option<&Snapshot>,
     seed: u64,
+    fresh_seed: u64,
 ) -> Made {
     let fresh = || {
-        let (case, recipe) = generator::generate_with_recipe(seed, config);
+        let (case, recipe) = generator::generate_with_recipe(fresh_seed, config);
         Made {
             case,
             recipe: Some(recipe),

@@ -110,12 +110,13 @@ pub fn focus(case: &Case, configs: &[Config], point: &str) -> Vec<Case> {
 }
 
 /// [`focus`] for corpus entry `entry`, under the configs `mix` gives the
-/// case it came from in a campaign of seed `seed`.
-pub fn focus_entry(entry: &Entry, mix: &Mix, seed: u64, point: &str) -> Vec<Case> {
+/// case it came from, whose configs were drawn with `config_seed`
+/// ([`super::fresh::Seeding::config_seed`]).
+pub fn focus_entry(entry: &Entry, mix: &Mix, config_seed: u64, point: &str) -> Vec<Case> {
     let Ok(case) = ir::parse_case(&entry.case) else {
         return vec![];
     };
-    let configs = mix.configs(super::case_seed(seed, entry.case_index));
+    let configs = mix.configs(config_seed);
     focus(&case, &configs, point)
 }
 

@@ -16,6 +16,7 @@ pub mod collector;
 pub mod feedback;
 pub mod findings;
 pub mod focus;
+pub mod fresh;
 pub mod merge;
 pub mod mix;
 pub mod pool;
@@ -86,6 +87,17 @@ impl CampaignId {
     /// This farm's version, as campaigns record it.
     pub fn current_version() -> String {
         env!("CARGO_PKG_VERSION").to_string()
+    }
+
+    /// How this campaign's cases are seeded (`fresh`), with feedback on
+    /// or off.
+    pub fn seeding(&self, feedback: bool) -> fresh::Seeding {
+        fresh::Seeding {
+            base: self.seed,
+            shards: self.shards,
+            shard: self.shard,
+            epoch: feedback.then(|| self.feedback_epoch.max(1)),
+        }
     }
 
     /// Config-runs per case: the mix's model configs (when the model is a

@@ -11,9 +11,9 @@
 //! pass the bug lives in.
 
 use super::feedback::{self, InMemory, Snapshot};
+use super::is_finding;
 use super::mix::{Mix, PassChoice};
 use super::reduce::{reduce_into, ReduceOptions};
-use super::{case_seed, is_finding};
 use anyhow::Result;
 use compiler::{BugInfo, BugSet, Strategy};
 use ir::Case;
@@ -113,13 +113,26 @@ struct Searched {
     coverage: BTreeMap<&'static str, (u64, u64)>,
 }
 
+/// How the selftest's cases are seeded: one shard, feedback epochs of
+/// `settings.feedback` cases.
+fn seeding(settings: &Settings) -> super::fresh::Seeding {
+    super::fresh::Seeding {
+        base: settings.seed,
+        shards: 1,
+        shard: 0,
+        epoch: settings.feedback.map(|e| e.max(1)),
+    }
+}
+
 /// The first config of case `index` (made from `snapshot` under feedback)
 /// the bug breaks (failing with the bug, passing without it), and how many
 /// findings failed without it too.
 fn detect(settings: &Settings, mix: &Mix, index: u64, snapshot: Option<&Snapshot>) -> Searched {
-    let seed = case_seed(settings.seed, index);
-    let case = feedback::make_case(&settings.generator, mix, snapshot, seed).case;
-    let configs = mix.configs(seed);
+    let seeding = seeding(settings);
+    let config_seed = seeding.config_seed(index);
+    let seed = seeding.roll_seed(index);
+    let case = feedback::make_case(&settings.generator, mix, snapshot, seed, config_seed).case;
+    let configs = mix.configs(config_seed);
     let mut out = Searched {
         detection: None,
         unrelated: 0,
@@ -182,16 +195,14 @@ fn search(
     // (time of the first detection seen, the lowest-index detection)
     let found: Mutex<(Option<f64>, Option<Detection>)> = Mutex::new((None, None));
     let fb = settings.feedback.map(InMemory::new);
+    let seeding = seeding(settings);
     let make = |s: &Snapshot, k: u64| {
-        feedback::make_case(
-            &settings.generator,
-            &mix,
-            Some(s),
-            case_seed(settings.seed, k),
-        )
+        let (seed, config_seed) = (seeding.roll_seed(k), seeding.config_seed(k));
+        feedback::make_case(&settings.generator, &mix, Some(s), seed, config_seed)
     };
     let reduce = |entry: &feedback::Entry, point: &str| {
-        super::focus::focus_entry(entry, &mix, settings.seed, point)
+        let config_seed = seeding.config_seed(entry.case_index);
+        super::focus::focus_entry(entry, &mix, config_seed, point)
     };
     std::thread::scope(|scope| {
         for _ in 0..settings.jobs {
