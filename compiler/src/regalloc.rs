@@ -424,32 +424,20 @@ fn assign(p: &VProgram, base: &[Option<u32>]) -> Result<eu::Program, CompileErro
                 };
             }
         }
-        let regs = |per_lane: u32| (n.exec_size as u32 * per_lane).div_ceil(GRF_BYTES).max(1);
-        n.msg = match n.msg {
-            Some(Message::Load { size, dst, addr }) => Some(Message::Load {
-                size,
-                dst: map(i, dst, dst + regs(size.payload_bytes()) - 1)?,
-                addr: map(i, addr, addr + regs(4) - 1)?,
-            }),
-            Some(Message::Store { size, addr, data }) => Some(Message::Store {
-                size,
-                addr: map(i, addr, addr + regs(4) - 1)?,
-                data: map(i, data, data + regs(size.payload_bytes()) - 1)?,
-            }),
-            // The end message ignores its payload's content.
-            Some(Message::End { payload }) => Some(Message::End {
-                payload: map(i, payload, payload).unwrap_or(0),
-            }),
-            Some(Message::ScratchRead { dst, header }) => Some(Message::ScratchRead {
-                dst: map(i, dst, dst + regs(4) - 1)?,
-                header: map(i, header, header)?,
-            }),
-            Some(Message::ScratchWrite { header, data }) => Some(Message::ScratchWrite {
-                header: map(i, header, header)?,
-                data: map(i, data, data + regs(4) - 1)?,
-            }),
-            None => None,
-        };
+        if let Some(m) = &mut n.msg {
+            let ops = m.operands(n.exec_size, GRF_BYTES);
+            let end = matches!(m, Message::End { .. });
+            // Written operands first (the order errors are reported in).
+            let mut order: Vec<usize> = (0..ops.len()).filter(|&k| ops[k].written).collect();
+            order.extend((0..ops.len()).filter(|&k| !ops[k].written));
+            let mut regs = m.grfs_mut();
+            for k in order {
+                let o = ops[k];
+                let mapped = map(i, o.reg, o.reg + o.regs - 1);
+                // The end message ignores its payload's content.
+                *regs[k] = if end { mapped.unwrap_or(0) } else { mapped? };
+            }
+        }
         out.push(n);
     }
     if payload_read.get() {

@@ -40,7 +40,7 @@ use crate::bugs::{Bug, BugSet};
 use crate::coverage::hit;
 use crate::regalloc::cov;
 use crate::vir::{regs_of, VProgram, GRF_BYTES};
-use eu::{Dst, DstKind, Instruction, Message, Opcode, RegType, Region, Src, SrcKind};
+use eu::{Dst, DstKind, Instruction, Message, MsgOperands, Opcode, RegType, Region, Src, SrcKind};
 
 /// The spilling state of one register allocation.
 #[derive(Debug, Default)]
@@ -98,33 +98,19 @@ fn operand_regs(i: &Instruction) -> Vec<(u32, u32)> {
         out.extend(
             message_operands(&m, i.exec_size)
                 .into_iter()
-                .map(|(r, n, _)| (r, n)),
+                .map(|o| (o.reg, o.regs)),
         );
     }
     out
 }
 
-/// A message's GRF operands: first register, register count, and whether
-/// the message writes it. The end message's payload is not read.
-fn message_operands(m: &Message, exec: u8) -> Vec<(u32, u32, bool)> {
-    let regs = |per_lane: u32| (exec as u32 * per_lane).div_ceil(GRF_BYTES).max(1);
-    match *m {
-        Message::Load { size, dst, addr } => {
-            vec![
-                (addr, regs(4), false),
-                (dst, regs(size.payload_bytes()), true),
-            ]
-        }
-        Message::Store { size, addr, data } => {
-            vec![
-                (addr, regs(4), false),
-                (data, regs(size.payload_bytes()), false),
-            ]
-        }
-        Message::End { .. } => vec![],
-        Message::ScratchRead { dst, header } => vec![(header, 1, false), (dst, regs(4), true)],
-        Message::ScratchWrite { header, data } => vec![(header, 1, false), (data, regs(4), false)],
+/// A message's GRF operands ([`Message::operands`]), but for the end
+/// message's payload, which is not read.
+fn message_operands(m: &Message, exec: u8) -> MsgOperands {
+    if matches!(m, Message::End { .. }) {
+        return MsgOperands::new();
     }
+    m.operands(exec, GRF_BYTES)
 }
 
 /// brw's spill score of each of `candidates` that may be spilled: its
@@ -311,8 +297,8 @@ impl Spiller {
                 msg_ops
                     .iter()
                     .enumerate()
-                    .filter(|(_, o)| !o.2 && scratch_of(o.0).is_some())
-                    .map(|(k, o)| (Operand::Msg(k), o.0, o.1)),
+                    .filter(|(_, o)| !o.written && scratch_of(o.reg).is_some())
+                    .map(|(k, o)| (Operand::Msg(k), o.reg, o.regs)),
             );
             for (operand, first, count) in reads {
                 let temp = p.alloc(count * GRF_BYTES);
@@ -345,7 +331,10 @@ impl Spiller {
             } else {
                 // A message payload is packed: `pb` bytes per channel.
                 let pb = inst.msg.and_then(|m| m.written()).map_or(4, |(_, pb)| pb);
-                msg_ops.iter().find(|o| o.2).map(|o| (o.0, o.1, pb, 1))
+                msg_ops
+                    .iter()
+                    .find(|o| o.written)
+                    .map(|o| (o.reg, o.regs, pb, 1))
             };
             let written = written.filter(|w| scratch_of(w.0).is_some());
             if let Some((first, count, elem, stride)) = written {
@@ -423,18 +412,13 @@ impl Operand {
                 }
             }
             Operand::Msg(k) => {
-                // By role, in `message_operands`' order (a load's address
-                // may be the same register as its destination).
-                let r = match (&mut inst.msg, k) {
-                    (Some(Message::Load { addr, .. }), 0) => Some(addr),
-                    (Some(Message::Store { addr, .. }), 0) => Some(addr),
-                    (Some(Message::Store { data, .. }), 1) => Some(data),
-                    (Some(Message::ScratchRead { header, .. }), 0) => Some(header),
-                    (Some(Message::ScratchWrite { header, .. }), 0) => Some(header),
-                    (Some(Message::ScratchWrite { data, .. }), 1) => Some(data),
-                    _ => None,
-                };
-                if let Some(r) = r {
+                // By position, not by register: a load's address may be
+                // the same register as its destination.
+                if let Some(r) = inst
+                    .msg
+                    .as_mut()
+                    .and_then(|m| m.grfs_mut().into_iter().nth(k))
+                {
                     *r = temp;
                 }
             }

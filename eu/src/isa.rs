@@ -435,15 +435,63 @@ pub enum Message {
     },
 }
 
+/// One GRF operand of a message, in [`Message::grfs_mut`]'s order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MsgOperand {
+    /// What it is, as errors name it (`destination`, `address payload`, …).
+    pub role: &'static str,
+    /// Its first register.
+    pub reg: u32,
+    /// How many registers it covers at the instruction's execution size.
+    pub regs: u32,
+    /// Whether the message writes it (else reads it; the end message's
+    /// payload, whose content is ignored, counts as read).
+    pub written: bool,
+}
+
+/// A message's operands (inline: at most two).
+pub type MsgOperands = smallvec::SmallVec<[MsgOperand; 2]>;
+
 impl Message {
-    /// The GRF operands the message names (first registers), mutable: for
-    /// passes that renumber registers.
+    /// The message's GRF operands at execution size `exec` with GRFs of
+    /// `grf_bytes`, in [`Message::grfs_mut`]'s order.
+    pub fn operands(&self, exec: u8, grf_bytes: u32) -> MsgOperands {
+        let regs = |per_lane: u32| (u32::from(exec) * per_lane).div_ceil(grf_bytes).max(1);
+        let op = |role, reg, regs, written| MsgOperand {
+            role,
+            reg,
+            regs,
+            written,
+        };
+        match *self {
+            Message::Load { size, dst, addr } => smallvec::smallvec![
+                op("address payload", addr, regs(4), false),
+                op("destination", dst, regs(size.payload_bytes()), true),
+            ],
+            Message::Store { size, addr, data } => smallvec::smallvec![
+                op("address payload", addr, regs(4), false),
+                op("data payload", data, regs(size.payload_bytes()), false),
+            ],
+            Message::End { payload } => smallvec::smallvec![op("payload", payload, 1, false)],
+            Message::ScratchRead { dst, header } => smallvec::smallvec![
+                op("header", header, 1, false),
+                op("destination", dst, regs(4), true),
+            ],
+            Message::ScratchWrite { header, data } => smallvec::smallvec![
+                op("header", header, 1, false),
+                op("data payload", data, regs(4), false),
+            ],
+        }
+    }
+
+    /// The GRF operands the message names (first registers), mutable, in
+    /// [`Message::operands`]' order: for passes that renumber registers.
     pub fn grfs_mut(&mut self) -> smallvec::SmallVec<[&mut u32; 2]> {
         match self {
-            Message::Load { dst, addr, .. } => smallvec::smallvec![dst, addr],
+            Message::Load { dst, addr, .. } => smallvec::smallvec![addr, dst],
             Message::Store { addr, data, .. } => smallvec::smallvec![addr, data],
             Message::End { payload } => smallvec::smallvec![payload],
-            Message::ScratchRead { dst, header } => smallvec::smallvec![dst, header],
+            Message::ScratchRead { dst, header } => smallvec::smallvec![header, dst],
             Message::ScratchWrite { header, data } => smallvec::smallvec![header, data],
         }
     }

@@ -167,34 +167,8 @@ pub(crate) fn check(i: &Instruction, cfg: &MachineConfig, s: &mut Sink<'_>) {
 }
 
 fn check_send(i: &Instruction, cfg: &MachineConfig, s: &mut Sink<'_>) {
-    let ex = i.exec_size as u64;
-    let g = cfg.grf_bytes as u64;
-    let regs = |bytes_per_lane: u64| (ex * bytes_per_lane).div_ceil(g).max(1);
-    let mut ranges: Vec<(&str, u32, u64)> = Vec::new();
-    match i.msg {
-        Some(Message::Load { size, dst, addr }) => {
-            ranges.push(("address payload", addr, regs(4)));
-            ranges.push(("destination", dst, regs(size.payload_bytes() as u64)));
-        }
-        Some(Message::Store { size, addr, data }) => {
-            ranges.push(("address payload", addr, regs(4)));
-            ranges.push(("data payload", data, regs(size.payload_bytes() as u64)));
-        }
-        Some(Message::End { payload }) => {
-            ranges.push(("payload", payload, 1));
-            if !i.eot {
-                s.err("send-msg", "an 'end' message must carry EOT");
-            }
-        }
-        Some(Message::ScratchRead { dst, header }) => {
-            ranges.push(("header", header, 1));
-            ranges.push(("destination", dst, regs(4)));
-        }
-        Some(Message::ScratchWrite { header, data }) => {
-            ranges.push(("header", header, 1));
-            ranges.push(("data payload", data, regs(4)));
-        }
-        None => {}
+    if matches!(i.msg, Some(Message::End { .. })) && !i.eot {
+        s.err("send-msg", "an 'end' message must carry EOT");
     }
     if i.msg.is_some_and(|m| m.is_scratch()) {
         // OWORD blocks of 2, 4 or 8 owords: one dword per channel.
@@ -211,13 +185,16 @@ fn check_send(i: &Instruction, cfg: &MachineConfig, s: &mut Sink<'_>) {
             s.err("send-msg", "a scratch message cannot end the thread");
         }
     }
-    for (what, start, count) in ranges {
-        if start as u64 + count > cfg.grf_count as u64 {
+    let operands = i.msg.map(|m| m.operands(i.exec_size, cfg.grf_bytes));
+    for o in operands.iter().flatten() {
+        let (start, count) = (o.reg as u64, o.regs as u64);
+        if start + count > cfg.grf_count as u64 {
             s.err(
                 "grf-bounds",
                 format!(
-                    "{what} g{start}..g{} is outside the GRF file",
-                    start as u64 + count - 1
+                    "{} g{start}..g{} is outside the GRF file",
+                    o.role,
+                    start + count - 1
                 ),
             );
         }

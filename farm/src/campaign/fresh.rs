@@ -18,8 +18,10 @@ use super::feedback::rolls_fresh;
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
-/// Cases per block of the prefix counts.
-const BLOCK: u64 = 4096;
+/// Cases per block of the prefix counts: a case rolls at most this many
+/// earlier cases of its block again (each a ChaCha12 setup), so the block
+/// stays small; the counts take 8 bytes per block.
+const BLOCK: u64 = 256;
 
 /// A campaign's shape for seeding: base seed, shards, this shard, and the
 /// first epoch's size in the shard's numbering (None: feedback off).
