@@ -8,18 +8,12 @@
 //! dword in place; flag CMPs straight into flag subregisters and combines
 //! them with flag logic, materializing only what is stored.
 
-use compiler::{compile_with_hook, Code, CompileOptions, PassSet, Snapshot, StageId, Strategy};
+mod common;
+
+use compiler::Strategy;
 
 fn lowered(src: &str, strategy: Strategy) -> String {
-    let p = ir::parse_program(src).unwrap();
-    let mut text = String::new();
-    let opts = CompileOptions::new(strategy, 8, PassSet::none());
-    let _ = compile_with_hook(&p, &opts, &mut |s: Snapshot<'_>| {
-        if let (StageId::Lowering, Code::Eu(program)) = (s.stage, s.code) {
-            text = program.text_compact();
-        }
-    });
-    text
+    common::lowered(src, strategy, 8)
 }
 
 const CMP16_IAND32: &str = "shader: cmp16_iand32\ndecl_input 0 i16\ndecl_input 1 i32\ndecl_output 0 bool\nimpl main {\n\tblock b0:\n\t16 %0 = @load_input () (slot=0)\n\t32 %1 = @load_input () (slot=1)\n\t16 %2 = load_const (0x0005)\n\t32 %3 = load_const (0x00000007)\n\t1 %4 = ilt %0, %2\n\t1 %5 = ilt %1, %3\n\t1 %6 = iand %4, %5\n\t@store_output (%6) (slot=0)\n}\n";

@@ -76,6 +76,43 @@ fn json(o: &Output) -> serde_json::Value {
 }
 
 #[test]
+fn quad_ops_run_on_lavapipe_and_derivatives_need_the_feature() {
+    // Quad swaps and both broadcasts (a constant index: QuadBroadcast; a
+    // uniform register index: the shuffle) in a quad-uniform divergent if.
+    let o = farm(&[
+        "run",
+        "corpus/quad_ops_divergent.sir",
+        "--target",
+        "vulkan",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert_eq!(json(&o)["kind"], "pass");
+    // Derivatives need compute derivatives: a device with them (Mesa 24.2+
+    // lavapipe) passes the case; one without (Mesa 22.3's) calls it
+    // unsupported, not a finding, and names what is missing.
+    let o = farm(&[
+        "run",
+        "corpus/quad_derivatives.sir",
+        "--target",
+        "vulkan",
+        "--json",
+    ]);
+    let v = json(&o);
+    if v["kind"] == "pass" {
+        assert_eq!(o.status.code(), Some(0), "{v}");
+    } else {
+        assert_eq!(v["kind"], "unsupported", "{v}");
+        assert_eq!(o.status.code(), Some(2), "{v}");
+        assert!(
+            v.to_string()
+                .contains("the device lacks compute_derivatives"),
+            "{v}"
+        );
+    }
+}
+
+#[test]
 fn run_on_lavapipe_passes_and_names_the_device() {
     let dir = scratch("run");
     let case = sub_case(&dir);

@@ -331,6 +331,25 @@ impl Config {
         Ok(())
     }
 
+    /// Leaves `drop` out of the ops this config allows (naming the rest
+    /// explicitly); returns the ops that were allowed and now are not.
+    pub fn drop_ops(&mut self, drop: &[Op]) -> Vec<Op> {
+        let allowed = self.allowed_ops();
+        let dropped: Vec<Op> = allowed
+            .iter()
+            .copied()
+            .filter(|op| drop.contains(op))
+            .collect();
+        if !dropped.is_empty() {
+            self.ops = allowed
+                .iter()
+                .filter(|op| !drop.contains(op))
+                .map(|op| op.name().to_string())
+                .collect();
+        }
+        dropped
+    }
+
     /// The ops this config allows.
     fn allowed_ops(&self) -> Vec<Op> {
         Op::all()

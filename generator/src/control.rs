@@ -68,7 +68,10 @@ impl Gen<'_> {
 
     /// Ends an arm with a jump, sometimes, inside a loop.
     fn maybe_jump(&mut self) -> bool {
-        if !self.f.knobs.jumps || self.loops.is_empty() || !self.e.chance(1, 4) {
+        // A jump that splits quads would break a quad-whole loop.
+        let splits_quads =
+            self.quad_divergence > 0 && self.loops.last().is_some_and(|l| l.quad_whole);
+        if !self.f.knobs.jumps || self.loops.is_empty() || splits_quads || !self.e.chance(1, 4) {
             return false;
         }
         self.stats.jumps += 1;
@@ -111,9 +114,11 @@ impl Gen<'_> {
         let cond = self.if_condition();
         self.use_val(cond);
         let divergent = !self.is_uniform(cond);
+        let quad_divergent = !self.is_quad_uniform(cond);
         self.depth += 1;
         self.stats.max_depth = self.stats.max_depth.max(self.depth);
         self.divergence += divergent as u32;
+        self.quad_divergence += quad_divergent as u32;
         self.b.begin_if(cond);
         self.scopes.push(vec![]);
         self.body(budget / 2);
@@ -128,6 +133,7 @@ impl Gen<'_> {
         let else_vals = self.scopes.pop().expect("pushed");
         self.b.end_if();
         self.divergence -= divergent as u32;
+        self.quad_divergence -= quad_divergent as u32;
         self.depth -= 1;
         // Phis at the join, preferring values made in the arms. Sources must
         // dominate the arm ends, so new phis join the scope only afterwards.
@@ -233,7 +239,18 @@ impl Gen<'_> {
         }
         self.depth += 1;
         self.stats.max_depth = self.stats.max_depth.max(self.depth);
+        // With quad ops in the case, half the loops that may keep their
+        // quads whole do.
+        let quad_whole = self.quad_divergence == 0
+            && self.is_quad_uniform(bound)
+            && self
+                .f
+                .ops
+                .iter()
+                .any(|&op| crate::gen::needs_whole_quads(op))
+            && self.e.chance(1, 2);
         self.divergence += 1;
+        self.quad_divergence += !quad_whole as u32;
         self.b.begin_loop();
         self.scopes.push(vec![]);
         let i = self.b.phi_placeholder(32);
@@ -258,6 +275,7 @@ impl Gen<'_> {
             next_i,
             carried: carried.clone(),
             continues: vec![],
+            quad_whole,
         });
         self.body(budget);
         let latch = self.b.current_block();
@@ -269,6 +287,7 @@ impl Gen<'_> {
         self.b.end_loop();
         self.scopes.pop();
         self.divergence -= 1;
+        self.quad_divergence -= !quad_whole as u32;
         self.depth -= 1;
         let mut i_srcs = vec![(pre, zero), (latch, ctx.next_i)];
         for (blk, _) in &ctx.continues {

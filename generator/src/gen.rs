@@ -53,6 +53,11 @@ pub(crate) struct LoopCtx {
     pub(crate) carried: Vec<(PhiHandle, u8)>,
     /// Continue sites: the block and the carried values at that point.
     pub(crate) continues: Vec<(BlockId, Vec<ValueId>)>,
+    /// Every quad runs each iteration whole (entered with whole quads, a
+    /// bound the same within each quad, and jumps only where the quads are
+    /// whole), so quad ops and derivatives may run in it (seed 004's `dFdx`
+    /// in a loop).
+    pub(crate) quad_whole: bool,
 }
 
 /// Statistics of one generated program, for `farm gen --stats` and tests.
@@ -66,6 +71,9 @@ pub struct GenStats {
     pub mixed_width_bool_phis: u32,
     /// Loops whose exit depends on the lane.
     pub non_uniform_loop_exits: u32,
+    /// Quad ops and derivatives emitted inside an `if` that splits the
+    /// subgroup (its condition the same within each quad).
+    pub divergent_quad_ops: u32,
     /// Extra breaks and continues.
     pub jumps: u32,
 }
@@ -83,6 +91,12 @@ pub(crate) struct Gen<'e> {
     pub(crate) uniform: Vec<bool>,
     /// Depth of enclosing non-uniform ifs and loops.
     pub(crate) divergence: u32,
+    /// Values known to be the same in the four lanes of each quad.
+    pub(crate) quad_uniform: Vec<bool>,
+    /// Depth of enclosing ifs whose condition may differ within a quad, and
+    /// loops: quad ops and derivatives are generated only at depth 0, where
+    /// every quad is whole (seed 004).
+    pub(crate) quad_divergence: u32,
     pub(crate) fuel: u32,
     pub(crate) depth: u32,
     pub(crate) stats: GenStats,
@@ -90,6 +104,12 @@ pub(crate) struct Gen<'e> {
     pub(crate) outputs: Vec<SlotType>,
     /// Recent two-operand ops' operands, for echoes (`idioms.rs`).
     pub(crate) echoes: Vec<Echo>,
+}
+
+/// Quad ops and derivatives: they read their quad's other lanes, which must
+/// be active (the generator's placement is their guard).
+pub(crate) fn needs_whole_quads(op: Op) -> bool {
+    op.is_convergent() || op.is_uniform_control()
 }
 
 impl<'e> Gen<'e> {
@@ -111,6 +131,8 @@ impl<'e> Gen<'e> {
             loops: vec![],
             uniform: vec![],
             divergence: 0,
+            quad_uniform: vec![],
+            quad_divergence: 0,
             fuel,
             depth: 0,
             stats: GenStats::default(),
@@ -126,7 +148,9 @@ impl<'e> Gen<'e> {
             self.kinds.resize(i + 1, Kind::Int);
             self.uses.resize(i + 1, 0);
             self.uniform.resize(i + 1, false);
+            self.quad_uniform.resize(i + 1, false);
         }
+        self.quad_uniform[i] = uniform;
         let kind = normalize(kind, bits);
         self.kinds[i] = kind;
         self.uniform[i] = uniform;
@@ -144,6 +168,21 @@ impl<'e> Gen<'e> {
 
     pub(crate) fn is_uniform(&self, v: ValueId) -> bool {
         self.uniform.get(v.0 as usize).copied().unwrap_or(false)
+    }
+
+    /// Whether `v` is the same in the four lanes of each quad.
+    pub(crate) fn is_quad_uniform(&self, v: ValueId) -> bool {
+        self.quad_uniform
+            .get(v.0 as usize)
+            .copied()
+            .unwrap_or(false)
+    }
+
+    /// Whether `op` may be generated here: quad ops and derivatives only
+    /// where every quad is whole (no enclosing loop, no `if` whose condition
+    /// may differ within a quad).
+    pub(crate) fn valid_here(&self, op: Op) -> bool {
+        !needs_whole_quads(op) || self.quad_divergence == 0
     }
 
     /// The kind an op's result has: the op table's result kind, a boolean
@@ -184,7 +223,15 @@ impl<'e> Gen<'e> {
         if op.is_cross_invocation() && self.divergence > 0 {
             self.stats.divergent_subgroup_ops += 1;
         }
+        if needs_whole_quads(op) && self.divergence > 0 {
+            self.stats.divergent_quad_ops += 1;
+        }
+        let quad_uniform = match op.info().class {
+            ir::OpClass::Alu => srcs.iter().all(|&s| self.is_quad_uniform(s)),
+            _ => uniform || op == Op::QuadBroadcast,
+        };
         self.record(id, bits, kind, uniform);
+        self.quad_uniform[id.0 as usize] = quad_uniform;
         id
     }
 
@@ -350,7 +397,11 @@ impl<'e> Gen<'e> {
 
     /// An op from the case's table, by weight.
     pub(crate) fn random_op(&mut self) -> Op {
-        let w: Vec<u32> = self.rows.iter().map(|r| r.weight).collect();
+        let w: Vec<u32> = self
+            .rows
+            .iter()
+            .map(|r| if self.valid_here(r.op) { r.weight } else { 0 })
+            .collect();
         self.rows[self.e.weighted(&w)].op
     }
 
@@ -422,6 +473,7 @@ impl<'e> Gen<'e> {
                         self.konst(32, k)
                     }
                     ReadInvocation => self.safe_lane_index(),
+                    QuadBroadcast => self.safe_quad_index(),
                     _ => self.edge_count(),
                 };
                 self.emit(op, bits, &[a, idx])

@@ -26,7 +26,8 @@ pub fn has_guard(op: Op) -> bool {
             | ExtractU16
             | ExtractI16
             | ReadInvocation
-    )
+            | QuadBroadcast
+    ) || crate::gen::needs_whole_quads(op)
 }
 
 impl Gen<'_> {
@@ -104,6 +105,21 @@ impl Gen<'_> {
             };
             self.emit(op, 32, &[bal])
         }
+    }
+}
+
+impl Gen<'_> {
+    /// A quad lane index below 4 that is the same in all active lanes: a
+    /// constant, or the low two bits of a uniform lane index (so the
+    /// compiler sees a register index too).
+    pub(crate) fn safe_quad_index(&mut self) -> ValueId {
+        if self.e.chance(2, 3) {
+            let k = self.e.below(4);
+            return self.konst(32, k);
+        }
+        let lane = self.safe_lane_index();
+        let three = self.konst(32, 3);
+        self.emit(Op::Iand, 32, &[lane, three])
     }
 }
 

@@ -136,11 +136,34 @@ impl Gen<'_> {
         {
             return self.pick(1, Kind::Bool { origin: 32 });
         }
+        if self.f.ops.contains(&Op::QuadBroadcast)
+            && self.valid_here(Op::QuadBroadcast)
+            && self.e.chance(1, 4)
+        {
+            return self.quad_condition();
+        }
         let c = self.make_compare();
         if self.f.ops.contains(&Op::Inot) && self.e.chance(1, 2) {
             return self.emit(Op::Inot, 1, &[c]);
         }
         c
+    }
+
+    /// A condition the same in the four lanes of each quad but not across
+    /// the subgroup (seed 004): a compare of one quad lane's value, so quad
+    /// ops and derivatives may run in the `if` it opens.
+    fn quad_condition(&mut self) -> ValueId {
+        let x = self.pick(32, Kind::Int);
+        let k = self.e.below(4);
+        let k = self.konst(32, k);
+        let q = self.emit(Op::QuadBroadcast, 32, &[x, k]);
+        let y = self.pick(32, Kind::Int);
+        let y = if self.is_quad_uniform(y) {
+            y
+        } else {
+            self.emit(Op::QuadBroadcast, 32, &[y, k])
+        };
+        self.emit(Op::Ilt, 1, &[q, y])
     }
 
     /// Up to `max_header_ops` ops for a loop header, half of them subgroup
@@ -152,7 +175,7 @@ impl Gen<'_> {
             .rows
             .iter()
             .map(|r| r.op)
-            .filter(|op| op.info().class == OpClass::Subgroup)
+            .filter(|op| op.info().class == OpClass::Subgroup && self.valid_here(*op))
             .collect();
         for _ in 0..n {
             let op = if !subgroup.is_empty() && self.e.chance(1, 2) {

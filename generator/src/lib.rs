@@ -58,8 +58,19 @@ pub fn generate_from_bytes(u: &mut arbitrary::Unstructured, config: &Config) -> 
     build(&mut e, config, "fuzz").0
 }
 
+/// Whether the program has a quad op or derivative.
+fn reads_quads(p: &ir::Program) -> bool {
+    let mut found = false;
+    p.for_each_block(&mut |b| found |= b.instrs.iter().any(|i| gen::needs_whole_quads(i.op)));
+    found
+}
+
 fn build(e: &mut dyn Entropy, config: &Config, name: &str) -> (Case, GenStats, Features) {
-    let features = config.features(e);
+    let mut features = config.features(e);
+    if config.max_invocations < 4 {
+        // No dispatch holds a whole quad.
+        features.ops.retain(|&op| !gen::needs_whole_quads(op));
+    }
     let kept = features.clone();
     let edge = features.knobs.edge_percent;
     let ninputs = e.range(0, config.max_inputs as u64) as u32;
@@ -67,7 +78,15 @@ fn build(e: &mut dyn Entropy, config: &Config, name: &str) -> (Case, GenStats, F
     let noutputs = e.range(1, config.max_outputs as u64) as u32;
     let g = gen::Gen::new(e, features, name);
     let (program, stats) = g.program(ninputs, nuniforms, noutputs);
-    let invocations = values::invocation_count(e, config.min_invocations, config.max_invocations);
+    let mut invocations =
+        values::invocation_count(e, config.min_invocations, config.max_invocations);
+    if reads_quads(&program) {
+        // Whole quads: quad ops and derivatives read all four lanes.
+        invocations = invocations.next_multiple_of(4);
+        if invocations > config.max_invocations {
+            invocations -= 4;
+        }
+    }
     let inputs = program
         .inputs
         .iter()

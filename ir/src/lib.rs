@@ -20,6 +20,7 @@ pub mod parse;
 pub mod print;
 pub mod print_compact;
 pub mod program;
+pub mod quad;
 pub mod types;
 pub mod uniformity;
 pub mod validate;

@@ -89,21 +89,33 @@ pub enum OpClass {
 pub mod flags {
     /// No side effects, and the result depends only on the sources and the
     /// lane's own identity: may be removed if unused, merged or moved.
-    pub const PURE: u8 = 1;
+    pub const PURE: u16 = 1;
     /// Has an effect beyond its result (stores).
-    pub const SIDE_EFFECTS: u8 = 2;
+    pub const SIDE_EFFECTS: u16 = 2;
     /// The result depends on which lanes are active (seed 004).
-    pub const CROSS_INVOCATION: u8 = 4;
+    pub const CROSS_INVOCATION: u16 = 4;
     /// Some inputs are undefined behaviour (the doc lists them).
-    pub const MAY_BE_UNDEFINED: u8 = 8;
+    pub const MAY_BE_UNDEFINED: u16 = 8;
     /// Reads another lane, but more active lanes only make it more defined,
     /// so it may be speculated (NIR's peephole-select whitelist).
-    pub const READS_OTHER_LANE: u8 = 16;
+    pub const READS_OTHER_LANE: u16 = 16;
     /// The first two sources may be swapped.
-    pub const COMMUTATIVE: u8 = 32;
+    pub const COMMUTATIVE: u16 = 32;
     /// The result is the same in every active lane (a subgroup reduction or
     /// broadcast).
-    pub const UNIFORM_RESULT: u8 = 64;
+    pub const UNIFORM_RESULT: u16 = 64;
+    /// Convergent (seed 004): reads other lanes of its quad, so it may not be
+    /// made control-dependent on more values (never sunk into an `if`), and
+    /// a new lane running it could read an inactive one (never speculated).
+    /// A dominated copy may be merged into a dominating one: a valid program
+    /// ran the dominating copy with the same lanes active.
+    pub const CONVERGENT: u16 = 128;
+    /// Uniform-control (seed 004): only defined in (quad-)uniform control
+    /// flow, so a dominated copy may be merged into a dominating one even
+    /// across execution masks (the thread's `dFdx` in and after a loop), and
+    /// the op may move between blocks that are uniform, never into a
+    /// divergent one.
+    pub const UNIFORM_CONTROL: u16 = 256;
 }
 
 /// What a value holds, as an op reads or makes it. The IR is untyped (any
@@ -187,7 +199,7 @@ pub struct OpInfo {
     /// How it reads its sources and what its result holds.
     pub kinds: Kinds,
     /// Attribute flags (see [`flags`]).
-    pub flags: u8,
+    pub flags: u16,
     /// Per-lane evaluator, for ALU ops.
     pub eval: Option<EvalFn>,
     /// The exact semantics, including undefined inputs.
@@ -195,8 +207,10 @@ pub struct OpInfo {
 }
 
 use flags::*;
-const ALU: u8 = PURE;
-const ALU_UB: u8 = PURE | MAY_BE_UNDEFINED;
+const ALU: u16 = PURE;
+const ALU_UB: u16 = PURE | MAY_BE_UNDEFINED;
+const QUAD: u16 = CONVERGENT | MAY_BE_UNDEFINED;
+const DERIVATIVE: u16 = UNIFORM_CONTROL | MAY_BE_UNDEFINED;
 
 const fn same(srcs: u8, sizes: SizeSet) -> Sig {
     Sig::Same { srcs, sizes }
@@ -380,6 +394,26 @@ op_table! {
     Elect = "elect", Subgroup, Sig::Nullary { sizes: BOOL }, Kinds::BOOL, CROSS_INVOCATION, None,
         "True in the lowest-numbered active lane only.";
 
+    // quads and derivatives (seed 004): quad q of a subgroup is lanes
+    // 4q..4q+3 (Vulkan compute's linear derivative groups); lane 4q+k sits
+    // at column k & 1 and row k >> 1.
+    QuadBroadcast = "quad_broadcast", Subgroup, Sig::Indexed { sizes: B32 }, Kinds::BITS, QUAD, None,
+        "a in lane i of the lane's quad (lane 4q + i). Undefined: i >= 4, i differs between active lanes, or the lane read is not active.";
+    QuadSwapHorizontal = "quad_swap_horizontal", Subgroup, same(1, B32), Kinds::BITS, QUAD, None,
+        "a in the other lane of the lane's row (lane l ^ 1). Undefined: the lane read is not active.";
+    QuadSwapVertical = "quad_swap_vertical", Subgroup, same(1, B32), Kinds::BITS, QUAD, None,
+        "a in the other lane of the lane's column (lane l ^ 2). Undefined: the lane read is not active.";
+    QuadSwapDiagonal = "quad_swap_diagonal", Subgroup, same(1, B32), Kinds::BITS, QUAD, None,
+        "a in the diagonally opposite lane of the quad (lane l ^ 3). Undefined: the lane read is not active.";
+    DdxFine = "ddx_fine", Subgroup, same(1, B32), Kinds::FLOAT, DERIVATIVE, None,
+        "a in the right lane of the lane's row minus a in its left lane (32-bit `fsub`): (4q+1) - (4q) in row 0, (4q+3) - (4q+2) in row 1. Undefined: a lane of the quad is not active (non-uniform control flow, or a quad the dispatch does not fill).";
+    DdxCoarse = "ddx_coarse", Subgroup, same(1, B32), Kinds::FLOAT, DERIVATIVE, None,
+        "(4q+1) - (4q) in every lane of the quad (32-bit `fsub`). Undefined: as `ddx_fine`.";
+    DdyFine = "ddy_fine", Subgroup, same(1, B32), Kinds::FLOAT, DERIVATIVE, None,
+        "a in the bottom lane of the lane's column minus a in its top lane (32-bit `fsub`): (4q+2+c) - (4q+c), c = l & 1. Undefined: as `ddx_fine`.";
+    DdyCoarse = "ddy_coarse", Subgroup, same(1, B32), Kinds::FLOAT, DERIVATIVE, None,
+        "(4q+2) - (4q) in every lane of the quad (32-bit `fsub`). Undefined: as `ddx_fine`.";
+
     // I/O
     LoadInput = "load_input", Io, Sig::LoadSlot, Kinds::BITS, PURE, None,
         "The invocation's value of input slot `slot`.";
@@ -457,6 +491,16 @@ impl Op {
     pub fn has_uniform_result(self) -> bool {
         self.info().flags & UNIFORM_RESULT != 0
     }
+
+    /// Reads other lanes of its quad and may not gain control dependences.
+    pub fn is_convergent(self) -> bool {
+        self.info().flags & CONVERGENT != 0
+    }
+
+    /// Only defined in (quad-)uniform control flow: a derivative.
+    pub fn is_uniform_control(self) -> bool {
+        self.info().flags & UNIFORM_CONTROL != 0
+    }
 }
 
 /// The op table as a Markdown document (checked in as ir/OPS.md).
@@ -473,7 +517,9 @@ pub fn markdown_table() -> String {
          gives a value for it.\n\n\
          Attributes: P = pure, S = side effects, X = cross-invocation (depends on the \
          active lanes), U = may be undefined, R = reads another lane (speculatable), \
-         C = commutative, V = the result is the same in every active lane. Kinds: how \
+         C = commutative, V = the result is the same in every active lane, K = convergent \
+         (reads other lanes of its quad: never sunk into an `if` or speculated), Q = \
+         uniform-control (only defined in quad-uniform control flow). Kinds: how \
          the op reads its value sources and what its result holds (int, float, bool, \
          or bits passed through uninterpreted). NIR: how the text (NIR as Mesa \
          prints it) spells the op; `N` is the result size.\n\n\
@@ -500,6 +546,8 @@ pub fn markdown_table() -> String {
             (READS_OTHER_LANE, 'R'),
             (COMMUTATIVE, 'C'),
             (UNIFORM_RESULT, 'V'),
+            (CONVERGENT, 'K'),
+            (UNIFORM_CONTROL, 'Q'),
         ] {
             if i.flags & bit != 0 {
                 attrs.push(c);
@@ -553,8 +601,8 @@ mod tests {
     #[test]
     fn op_count() {
         // 1 const + 16 int + 7 shift/logic + 10 compare + 15 float + 11 conversions
-        // + 1 bcsel + 16 bitfield + 8 subgroup + 4 I/O.
-        assert_eq!(OPS.len(), 89);
+        // + 1 bcsel + 16 bitfield + 8 subgroup + 4 quad + 4 derivative + 4 I/O.
+        assert_eq!(OPS.len(), 97);
     }
 
     #[test]
@@ -580,19 +628,18 @@ mod tests {
                 Sig::Convert { from, to } => (from, to),
                 _ => continue,
             };
-            // A float source or result is exactly a float-sized one.
-            assert_eq!(
-                i.kinds.src == ValueKind::Float,
-                from == SizeSet::FLOAT,
-                "{}",
-                i.name
-            );
-            assert_eq!(
-                i.kinds.result == ValueKind::Float,
-                to == SizeSet::FLOAT,
-                "{}",
-                i.name
-            );
+            // A float source or result is sized from the float sizes (all of
+            // them but for the 32-bit-only derivatives), and an op over
+            // every float size reads floats.
+            let float_sized = |k: ValueKind, set: SizeSet| {
+                if k == ValueKind::Float {
+                    set.sizes().all(|b| SizeSet::FLOAT.contains(b))
+                } else {
+                    set != SizeSet::FLOAT
+                }
+            };
+            assert!(float_sized(i.kinds.src, from), "{}", i.name);
+            assert!(float_sized(i.kinds.result, to), "{}", i.name);
             // A boolean result is exactly a 1-bit-only one (outside int-or-bool ops).
             assert_eq!(
                 i.kinds.result == ValueKind::Bool,
@@ -623,5 +670,30 @@ mod tests {
         assert!(Op::Iadd.can_speculate());
         assert!(!Op::Idiv.can_speculate());
         assert!(!Op::VoteAny.can_speculate());
+        // Seed 004's three attributes: ballots and votes are cross-invocation,
+        // quad ops convergent, derivatives uniform-control; none is pure.
+        let with = |f: fn(Op) -> bool| -> Vec<&str> {
+            Op::all().filter(|o| f(*o)).map(|o| o.name()).collect()
+        };
+        assert_eq!(
+            with(Op::is_convergent),
+            [
+                "quad_broadcast",
+                "quad_swap_horizontal",
+                "quad_swap_vertical",
+                "quad_swap_diagonal"
+            ]
+        );
+        assert_eq!(
+            with(Op::is_uniform_control),
+            ["ddx_fine", "ddx_coarse", "ddy_fine", "ddy_coarse"]
+        );
+        for op in with(Op::is_convergent)
+            .into_iter()
+            .chain(with(Op::is_uniform_control))
+        {
+            let op = Op::from_name(op).unwrap();
+            assert!(!op.is_cross_invocation() && !op.is_pure() && !op.can_speculate());
+        }
     }
 }

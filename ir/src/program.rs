@@ -130,6 +130,19 @@ pub struct Program {
 }
 
 impl Program {
+    /// The constant `v` holds, if a `load_const` defines it.
+    pub fn const_value(&self, v: ValueId) -> Option<u64> {
+        let mut found = None;
+        self.for_each_block(&mut |b| {
+            for i in &b.instrs {
+                if i.op == crate::op::Op::LoadConst && i.dest.is_some_and(|d| d.id == v) {
+                    found = Some(i.imm);
+                }
+            }
+        });
+        found
+    }
+
     /// Calls `f` on every block, in program order.
     pub fn for_each_block<'a>(&'a self, f: &mut impl FnMut(&'a Block)) {
         fn walk<'a>(list: &'a [CfNode], f: &mut impl FnMut(&'a Block)) {

@@ -70,6 +70,7 @@ pub struct Driver {
     guarantees: Guarantees,
     float_controls: spirv_export::FloatControls,
     reconvergence: spirv_export::Reconvergence,
+    derivatives: spirv_export::DerivativeExtension,
     features: spirv_export::Features,
 }
 
@@ -127,10 +128,22 @@ impl Driver {
             guarantees: guarantees_of(&info, &float_controls, reconvergence),
             float_controls,
             reconvergence,
+            derivatives: if info.extensions.compute_derivative_group_linear
+                && !info.extensions.compute_derivatives_nv
+            {
+                spirv_export::DerivativeExtension::Khr
+            } else {
+                spirv_export::DerivativeExtension::Nv
+            },
             features: features_of(&info),
             runner,
             simd,
         })
+    }
+
+    /// What the device offers, in the exporter's terms.
+    pub fn features(&self) -> &spirv_export::Features {
+        &self.features
     }
 
     /// The device and driver (name, versions, properties).
@@ -211,6 +224,7 @@ impl Driver {
                 invocations,
                 float_controls: self.float_controls,
                 reconvergence: self.reconvergence,
+                derivatives: self.derivatives,
             },
         )
     }
@@ -367,6 +381,8 @@ fn features_of(info: &DeviceInfo) -> spirv_export::Features {
         subgroup_vote: op("VOTE"),
         subgroup_ballot: op("BALLOT"),
         subgroup_shuffle: op("SHUFFLE"),
+        subgroup_quad: op("QUAD"),
+        compute_derivatives: info.extensions.compute_derivative_group_linear,
         float_controls: info.float_controls.available,
         subgroup_uniform_control_flow: info.extensions.shader_subgroup_uniform_control_flow,
         maximal_reconvergence: info.extensions.shader_maximal_reconvergence,

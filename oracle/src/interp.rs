@@ -59,7 +59,9 @@ pub enum InterpError {
 }
 
 /// Per invocation and output slot: the value stored last, or never written.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// Two outputs are equal when their values are (the step count is how the
+/// run went, not what it gave).
+#[derive(Clone, Debug)]
 pub struct Outputs {
     /// The declared output types.
     pub types: Vec<SlotType>,
@@ -67,6 +69,24 @@ pub struct Outputs {
     pub invocations: u32,
     /// Row-major: `values[inv * types.len() + slot]`.
     pub values: Vec<Option<u64>>,
+    /// Steps the run took (instructions per subgroup plus loop
+    /// iterations), which bounds the simulator's budget.
+    pub steps: u64,
+}
+
+impl PartialEq for Outputs {
+    fn eq(&self, other: &Self) -> bool {
+        (&self.types, self.invocations, &self.values)
+            == (&other.types, other.invocations, &other.values)
+    }
+}
+
+impl Eq for Outputs {}
+
+impl std::hash::Hash for Outputs {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        (&self.types, self.invocations, &self.values).hash(h);
+    }
 }
 
 impl Outputs {
@@ -200,6 +220,7 @@ pub(crate) fn run_hooked<H: Hook>(
         types: program.outputs.clone(),
         invocations: dispatch.invocations,
         values: m.outputs,
+        steps: m.steps,
     })
 }
 
@@ -417,7 +438,61 @@ impl<H: Hook> Machine<'_, H> {
         }
     }
 
+    /// A quad op or derivative (seed 004): each lane reads lanes of its
+    /// quad, which must be active (for a derivative, all four must be).
+    fn exec_quad(&mut self, i: &Instr, mask: u32) -> Result<(), InterpError> {
+        use ir::quad::QuadRead;
+        let d = i.dest.expect("quad ops define a value");
+        let invalid = |m: &Self, l: usize, reason: &'static str| InterpError::InvalidCase {
+            op: i.op.name(),
+            lane: m.base + l as u32,
+            reason,
+        };
+        let index = match i.op {
+            Op::QuadBroadcast => {
+                let first = mask.trailing_zeros() as usize;
+                let idx = self.val(i.srcs[1], first);
+                if let Some(l) = lanes(mask).find(|&l| self.val(i.srcs[1], l) != idx) {
+                    return Err(invalid(
+                        self,
+                        l,
+                        "the lane index differs between active lanes",
+                    ));
+                }
+                if idx >= 4 {
+                    return Err(invalid(self, first, "the lane index is 4 or more"));
+                }
+                idx
+            }
+            _ => 0,
+        };
+        let active = |l: usize| mask & (1 << l) != 0;
+        let mut out = [0u64; 32];
+        for l in lanes(mask) {
+            out[l] = match ir::quad::read(i.op, l, index).expect("a quad op") {
+                QuadRead::Lane(r) if active(r) => self.val(i.srcs[0], r),
+                QuadRead::Lane(_) => return Err(invalid(self, l, "the lane read is not active")),
+                QuadRead::Difference { plus, minus } => {
+                    let quad = ir::quad::quad_base(l);
+                    if (quad..quad + 4).any(|q| !active(q)) {
+                        let reason = "a lane of the quad is not active (non-uniform control flow)";
+                        return Err(invalid(self, l, reason));
+                    }
+                    let a = i.srcs[0];
+                    ir::quad::difference(self.val(a, plus), self.val(a, minus))
+                }
+            };
+        }
+        for l in lanes(mask) {
+            self.set(d.id, l, out[l]);
+        }
+        Ok(())
+    }
+
     fn exec_subgroup(&mut self, i: &Instr, mask: u32) -> Result<(), InterpError> {
+        if ir::quad::read(i.op, 0, 0).is_some() {
+            return self.exec_quad(i, mask);
+        }
         let d = i.dest.expect("subgroup ops define a value");
         let first = mask.trailing_zeros() as usize;
         let src = |m: &Self, l: usize| m.val(i.srcs[0], l);

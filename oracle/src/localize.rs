@@ -9,7 +9,7 @@
 //! stage that was running when the compiler panicked, or the one that ran
 //! out of registers. The compile itself runs in a [`Session`].
 
-use crate::check::{compare, eu_dispatch, Config, INTERP_BUDGET, SIM_BUDGET};
+use crate::check::{compare, eu_dispatch, sim_budget, Config, INTERP_BUDGET};
 use crate::interp::{run, InterpConfig, Outputs};
 use crate::session::{Capture, Session, StageProgram};
 use compiler::StageId;
@@ -65,7 +65,7 @@ fn run_eu(
     let cfg = eu::SimConfig {
         machine,
         garbage_seed: 0x5eed,
-        step_budget: SIM_BUDGET,
+        step_budget: sim_budget(expected.steps),
     };
     match eu::run(p, &ed, &cfg) {
         Ok(r) => first_diff(expected, &r),

@@ -269,6 +269,84 @@ fn read_invocation_rules() {
 }
 
 #[test]
+fn quad_op_rules() {
+    // quad_swap_diagonal of the id: lane l reads l ^ 3.
+    let swap = "\tblock b0:\n\t32 %0 = @invocation_id ()\n\t32 %1 = @quad_swap_diagonal (%0)\n\t@store_output (%1) (slot=0)\n";
+    let o = exec(&prog(swap, 1), 8, 8).unwrap();
+    assert_eq!(column(&o, 0), [3, 2, 1, 0, 7, 6, 5, 4].map(Some).to_vec());
+    // Six invocations: lanes 4 and 5 read 7 and 6, which do not exist.
+    assert_eq!(
+        exec(&prog(swap, 1), 6, 8),
+        Err(InterpError::InvalidCase {
+            op: "quad_swap_diagonal",
+            lane: 4,
+            reason: "the lane read is not active"
+        })
+    );
+    // quad_broadcast with index 4, or an index that differs between lanes.
+    let four = "\tblock b0:\n\t32 %0 = @invocation_id ()\n\t32 %1 = load_const (0x00000004)\n\t32 %2 = @quad_broadcast (%0, %1)\n\t@store_output (%2) (slot=0)\n";
+    assert_eq!(
+        exec(&prog(four, 1), 4, 8),
+        Err(InterpError::InvalidCase {
+            op: "quad_broadcast",
+            lane: 0,
+            reason: "the lane index is 4 or more"
+        })
+    );
+    let own = "\tblock b0:\n\t32 %0 = @invocation_id ()\n\t32 %1 = @quad_broadcast (%0, %0)\n\t@store_output (%1) (slot=0)\n";
+    assert_eq!(
+        exec(&prog(own, 1), 4, 8),
+        Err(InterpError::InvalidCase {
+            op: "quad_broadcast",
+            lane: 1,
+            reason: "the lane index differs between active lanes"
+        })
+    );
+}
+
+#[test]
+fn derivatives_need_their_whole_quad() {
+    // ddx_coarse of the id as a float bit pattern would need float inputs;
+    // the id itself (a small integer's bits are a denormal float) is fine:
+    // the difference of lanes 1 and 0 of 0x1 and 0x0 as f32 denormals is
+    // the denormal 0x1 (denormals are preserved).
+    let body = "\tblock b0:\n\t32 %0 = @invocation_id ()\n\t32 %1 = @ddx_coarse (%0)\n\t@store_output (%1) (slot=0)\n";
+    let o = exec(&prog(body, 1), 4, 8).unwrap();
+    assert_eq!(column(&o, 0), vec![Some(1); 4]);
+    // Six invocations: the quad of lanes 4-7 is not whole.
+    assert_eq!(
+        exec(&prog(body, 1), 6, 8),
+        Err(InterpError::InvalidCase {
+            op: "ddx_coarse",
+            lane: 4,
+            reason: "a lane of the quad is not active (non-uniform control flow)"
+        })
+    );
+    // In an if taken by lane 0 only, lane 0's quad is split.
+    let split = "\tblock b0:\n\t32 %0 = @invocation_id ()\n\t32 %1 = load_const (0x00000000)\n\t1 %2 = ieq %0, %1\n\tif %2 {\n\t\tblock b1:\n\t\t32 %3 = @ddy_fine (%0)\n\t\t@store_output (%3) (slot=0)\n\t} else {\n\t\tblock b2:\n\t}\n\tblock b3:\n";
+    assert_eq!(
+        exec(&prog(split, 1), 4, 8),
+        Err(InterpError::InvalidCase {
+            op: "ddy_fine",
+            lane: 0,
+            reason: "a lane of the quad is not active (non-uniform control flow)"
+        })
+    );
+    // An if whose condition is the same within each quad (id < 4) keeps
+    // quad 0 whole: ddy_fine of the id there is 2 - 0 and 3 - 1, the
+    // denormal 0x2 in every lane.
+    let quad_uniform = split.replace(
+        "\t32 %1 = load_const (0x00000000)\n\t1 %2 = ieq %0, %1\n",
+        "\t32 %1 = load_const (0x00000004)\n\t1 %2 = ilt %0, %1\n",
+    );
+    let o = exec(&prog(&quad_uniform, 1), 8, 8).unwrap();
+    assert_eq!(
+        column(&o, 0),
+        vec![Some(2), Some(2), Some(2), Some(2), None, None, None, None]
+    );
+}
+
+#[test]
 fn step_budget_gives_timeout() {
     // The exit condition is never true.
     let body = "\tblock b0:\n\t32 %0 = @invocation_id ()\n\t1 %1 = ilt %0, %0\n\tloop {\n\t\tblock b1:\n\t\tif %1 {\n\t\t\tblock b2:\n\t\t\tbreak\n\t\t} else {\n\t\t\tblock b3:\n\t\t}\n\t\tblock b4:\n\t}\n\tblock b5:\n";

@@ -126,6 +126,14 @@ impl<'p> Emitter<'p> {
             spirv::ExecutionMode::LocalSize,
             [self.opts.invocations, 1, 1],
         );
+        if self.feats.compute_derivatives {
+            if !self.opts.invocations.is_multiple_of(4) {
+                return Err(ExportError::PartialQuad(self.opts.invocations));
+            }
+            self.b.extension(self.opts.derivatives.spirv_name());
+            self.b
+                .execution_mode(main, spirv::ExecutionMode::DerivativeGroupLinearNV, []);
+        }
         let float_controls = self.float_modes(main);
         self.capabilities(&float_controls);
         self.reconvergence(main);
@@ -188,6 +196,13 @@ impl<'p> Emitter<'p> {
             (f.subgroup_vote, Capability::GroupNonUniformVote),
             (f.subgroup_ballot, Capability::GroupNonUniformBallot),
             (f.subgroup_shuffle, Capability::GroupNonUniformShuffle),
+            (f.subgroup_quad, Capability::GroupNonUniformQuad),
+            // SPV_KHR_compute_shader_derivatives's values are the NV ones.
+            (
+                f.compute_derivatives,
+                Capability::ComputeDerivativeGroupLinearNV,
+            ),
+            (f.compute_derivatives, Capability::DerivativeControl),
             (
                 any(|m| m.signed_zero_inf_nan_preserve),
                 Capability::SignedZeroInfNanPreserve,

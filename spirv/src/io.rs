@@ -23,7 +23,7 @@ pub(crate) struct Io {
     word_ptr: Word,
     local_index: Word,
     subgroup_id: Word,
-    subgroup_local: Word,
+    pub(crate) subgroup_local: Word,
     subgroup_size: Word,
     /// `LocalInvocationIndex`, loaded in the entry block.
     invocation: Word,
@@ -111,7 +111,7 @@ fn uses(e: &Emitter, op: Op) -> bool {
 }
 
 impl Emitter<'_> {
-    fn load_builtin(&mut self, var: Word) -> Result<Word, ExportError> {
+    pub(crate) fn load_builtin(&mut self, var: Word) -> Result<Word, ExportError> {
         self.op(SOp::Load, U32, &[var])
     }
 

@@ -144,6 +144,31 @@ pub struct ExportOptions {
     pub float_controls: FloatControls,
     /// The reconvergence guarantee to request.
     pub reconvergence: Reconvergence,
+    /// Which extension a module with derivatives declares.
+    pub derivatives: DerivativeExtension,
+}
+
+/// The SPIR-V extension that allows derivatives in compute shaders (both
+/// give the capability and execution mode the same numbers).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum DerivativeExtension {
+    /// `SPV_NV_compute_shader_derivatives` (`VK_NV_compute_shader_derivatives`,
+    /// what devices before the KHR extension offer, and the name SPIR-V tools
+    /// before 2024 know).
+    #[default]
+    Nv,
+    /// `SPV_KHR_compute_shader_derivatives` (`VK_KHR_compute_shader_derivatives`).
+    Khr,
+}
+
+impl DerivativeExtension {
+    /// The SPIR-V extension's name.
+    pub fn spirv_name(self) -> &'static str {
+        match self {
+            DerivativeExtension::Khr => "SPV_KHR_compute_shader_derivatives",
+            DerivativeExtension::Nv => "SPV_NV_compute_shader_derivatives",
+        }
+    }
 }
 
 /// The reconvergence a module requests: which invocations take part in a
@@ -177,6 +202,7 @@ impl ExportOptions {
             invocations,
             float_controls: FloatControls::all(),
             reconvergence: Reconvergence::Default,
+            derivatives: DerivativeExtension::Nv,
         }
     }
 }
@@ -203,8 +229,14 @@ pub struct Features {
     pub subgroup_vote: bool,
     /// `VK_SUBGROUP_FEATURE_BALLOT_BIT` (`ballot`, `read_first_invocation`).
     pub subgroup_ballot: bool,
-    /// `VK_SUBGROUP_FEATURE_SHUFFLE_BIT` (`read_invocation`).
+    /// `VK_SUBGROUP_FEATURE_SHUFFLE_BIT` (`read_invocation`, and
+    /// `quad_broadcast` with a register index).
     pub subgroup_shuffle: bool,
+    /// `VK_SUBGROUP_FEATURE_QUAD_BIT` (the quad swaps and broadcasts).
+    pub subgroup_quad: bool,
+    /// `VK_KHR_compute_shader_derivatives` with
+    /// `computeDerivativeGroupLinear` (`ddx_*`, `ddy_*` in compute).
+    pub compute_derivatives: bool,
     /// The `SPV_KHR_float_controls` extension (Vulkan 1.2 or
     /// `VK_KHR_shader_float_controls`), when some float mode is requested.
     pub float_controls: bool,
@@ -227,6 +259,8 @@ impl Features {
             (self.subgroup_vote, "subgroup_vote"),
             (self.subgroup_ballot, "subgroup_ballot"),
             (self.subgroup_shuffle, "subgroup_shuffle"),
+            (self.subgroup_quad, "subgroup_quad"),
+            (self.compute_derivatives, "compute_derivatives"),
             (self.float_controls, "float_controls"),
             (
                 self.subgroup_uniform_control_flow,
@@ -248,6 +282,26 @@ impl Features {
             .filter(|n| !have.contains(n))
             .collect()
     }
+}
+
+/// The features every module with `op` needs, whatever its sizes and
+/// operands (`quad_broadcast` counts both of its forms).
+pub fn op_needs(op: ir::Op) -> Features {
+    use ir::Op::*;
+    let mut f = Features::default();
+    match op {
+        VoteAny | VoteAll | VoteIeq => f.subgroup_vote = true,
+        Ballot | ReadFirstInvocation => f.subgroup_ballot = true,
+        ReadInvocation => f.subgroup_shuffle = true,
+        QuadSwapHorizontal | QuadSwapVertical | QuadSwapDiagonal => f.subgroup_quad = true,
+        QuadBroadcast => {
+            f.subgroup_quad = true;
+            f.subgroup_shuffle = true;
+        }
+        DdxFine | DdxCoarse | DdyFine | DdyCoarse => f.compute_derivatives = true,
+        _ => {}
+    }
+    f
 }
 
 /// An exported module and the layout facts a runner needs.
@@ -299,6 +353,10 @@ pub enum ExportError {
     /// The invocation count is outside 1..=1024.
     #[error("invocations must be in 1..=1024, not {0}")]
     BadInvocations(u32),
+    /// The program has derivatives and the invocation count is not a
+    /// multiple of 4 (`DerivativeGroupLinearKHR` needs whole quads).
+    #[error("derivatives need whole quads: the invocation count must be a multiple of 4, not {0}")]
+    PartialQuad(u32),
     /// The exporter broke one of its own invariants (a bug here).
     #[error("internal export error: {0}")]
     Internal(String),

@@ -191,6 +191,17 @@ mappings! {
         "The lane's index in its subgroup.";
     Elect, Canon, subgroup::elect, "`OpGroupNonUniformElect`.", "True in the active invocation with the lowest id.";
 
+    QuadBroadcast, Canon, subgroup::quad_broadcast, "A constant index: `OpGroupNonUniformQuadBroadcast`; a register index: `OpGroupNonUniformShuffle` of lane `(SubgroupLocalInvocationId & ~3) | i`.",
+        "SPIR-V 1.3 wants a constant Index; NIR lowers a dynamic one to the same shuffle. Quads are subgroup lanes 4q..4q+3 (GroupNonUniformQuad).";
+    QuadSwapHorizontal, Canon, subgroup::quad_swap_horizontal, "`OpGroupNonUniformQuadSwap`, Direction 0.", "Lane l reads l ^ 1.";
+    QuadSwapVertical, Canon, subgroup::quad_swap_vertical, "`OpGroupNonUniformQuadSwap`, Direction 1.", "Lane l reads l ^ 2.";
+    QuadSwapDiagonal, Canon, subgroup::quad_swap_diagonal, "`OpGroupNonUniformQuadSwap`, Direction 2.", "Lane l reads l ^ 3.";
+    DdxFine, Float, subgroup::ddx_fine, "`OpDPdxFine`, then canonicalization.",
+        "SPV_KHR_compute_shader_derivatives with `DerivativeGroupLinearKHR`: quad q is LocalInvocationIndex 4q..4q+3, lanes TL TR BL BR (the LocalSize must be a multiple of 4).";
+    DdxCoarse, Float, subgroup::ddx_coarse, "`OpDPdxCoarse`, then canonicalization.", "As `ddx_fine`; coarse: TR - TL in every lane.";
+    DdyFine, Float, subgroup::ddy_fine, "`OpDPdyFine`, then canonicalization.", "As `ddx_fine`.";
+    DdyCoarse, Float, subgroup::ddy_coarse, "`OpDPdyCoarse`, then canonicalization.", "As `ddx_fine`; coarse: BL - TL in every lane.";
+
     LoadInput, Canon, io::load_input, "`OpLoad` of word `2 * (i * NI + slot)` (and the next for 64 bits) of `inputs`: bool `!= 0`; 8/16 bits `OpUConvert` (f16: the low 16 bits, bitcast where read as a float); 64 bits low | high << 32.",
         "`docs/vulkan-abi.md`: slots are raw bits zero-extended to two words; i is `LocalInvocationIndex`.";
     LoadUniform, Canon, io::load_uniform, "As `load_input`, at word `2 * slot` of `uniforms`.", "`docs/vulkan-abi.md`.";

@@ -129,3 +129,63 @@ pub(crate) fn elect(e: &mut Emitter, i: &Instr) -> R {
     let r = e.op(SOp::GroupNonUniformElect, Ty::Bool, &[s])?;
     e.define(d, r, View::Canon)
 }
+
+/// `OpGroupNonUniformQuadSwap` with `direction` 0 (horizontal), 1
+/// (vertical) or 2 (diagonal).
+fn quad_swap(e: &mut Emitter, i: &Instr, direction: u32) -> R {
+    e.feats.subgroup_quad = true;
+    let dir = e.u32c(direction);
+    broadcast(e, i, SOp::GroupNonUniformQuadSwap, Some(dir))
+}
+
+pub(crate) fn quad_swap_horizontal(e: &mut Emitter, i: &Instr) -> R {
+    quad_swap(e, i, 0)
+}
+pub(crate) fn quad_swap_vertical(e: &mut Emitter, i: &Instr) -> R {
+    quad_swap(e, i, 1)
+}
+pub(crate) fn quad_swap_diagonal(e: &mut Emitter, i: &Instr) -> R {
+    quad_swap(e, i, 2)
+}
+
+/// A constant index: `OpGroupNonUniformQuadBroadcast` (SPIR-V 1.3 wants
+/// a constant). A register index: `OpGroupNonUniformShuffle` of lane
+/// `(SubgroupLocalInvocationId & ~3) | i`, as NIR lowers a dynamic one.
+pub(crate) fn quad_broadcast(e: &mut Emitter, i: &Instr) -> R {
+    if let Some(k) = e.p.const_value(i.srcs[1]) {
+        e.feats.subgroup_quad = true;
+        let k = e.u32c(k as u32 & 3);
+        return broadcast(e, i, SOp::GroupNonUniformQuadBroadcast, Some(k));
+    }
+    e.feats.subgroup_shuffle = true;
+    let lane = e.load_builtin(e.io.subgroup_local)?;
+    let not3 = e.u32c(!3);
+    let base = e.op(SOp::BitwiseAnd, U32, &[lane, not3])?;
+    let idx = e.canon(i.srcs[1])?;
+    let id = e.op(SOp::BitwiseOr, U32, &[base, idx])?;
+    broadcast(e, i, SOp::GroupNonUniformShuffle, Some(id))
+}
+
+/// `OpDPdx*`/`OpDPdy*` (Fine or Coarse) under `DerivativeGroupLinearKHR`,
+/// then NaN canonicalization as for `fsub`.
+fn derivative(e: &mut Emitter, i: &Instr, op: SOp) -> R {
+    let d = Emitter::dest(i)?;
+    e.feats.compute_derivatives = true;
+    let x = e.float(i.srcs[0])?;
+    let r = e.op(op, Ty::F(32), &[x])?;
+    let c = e.canonicalize(32, r)?;
+    e.define(d, c, View::Float)
+}
+
+pub(crate) fn ddx_fine(e: &mut Emitter, i: &Instr) -> R {
+    derivative(e, i, SOp::DPdxFine)
+}
+pub(crate) fn ddx_coarse(e: &mut Emitter, i: &Instr) -> R {
+    derivative(e, i, SOp::DPdxCoarse)
+}
+pub(crate) fn ddy_fine(e: &mut Emitter, i: &Instr) -> R {
+    derivative(e, i, SOp::DPdyFine)
+}
+pub(crate) fn ddy_coarse(e: &mut Emitter, i: &Instr) -> R {
+    derivative(e, i, SOp::DPdyCoarse)
+}

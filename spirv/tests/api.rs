@@ -176,6 +176,7 @@ fn float_modes_follow_the_options() {
         invocations: 8,
         float_controls: FloatControls::lavapipe(),
         reconvergence: Reconvergence::Default,
+        derivatives: Default::default(),
     };
     let m = export(&parse(MIXED), &opts).unwrap();
     assert_eq!(m.float_controls, FloatControls::lavapipe());
@@ -188,6 +189,7 @@ fn float_modes_follow_the_options() {
         invocations: 8,
         float_controls: FloatControls::none(),
         reconvergence: Reconvergence::Default,
+        derivatives: Default::default(),
     };
     let m = export(&parse(MIXED), &opts).unwrap();
     assert_eq!(m.float_controls, FloatControls::none());
@@ -302,4 +304,49 @@ fn reconvergence_requests_are_declared_and_named() {
         .copied()
         .collect();
     assert_eq!(without, plain_text.lines().collect::<Vec<_>>());
+}
+
+const DERIVATIVE: &str = "shader: derivative
+decl_input 0 f32
+decl_output 0 f32
+decl_output 1 i32
+impl main {
+	block b0:
+	32 %0 = @load_input () (slot=0)
+	32 %1 = @ddy_fine (%0)
+	32 %2 = @quad_swap_vertical (%0)
+	@store_output (%1) (slot=0)
+	@store_output (%2) (slot=1)
+}
+";
+
+#[test]
+fn derivatives_declare_their_extension_and_need_whole_quads() {
+    let p = parse(DERIVATIVE);
+    assert_eq!(
+        export(&p, &ExportOptions::new(6)),
+        Err(ExportError::PartialQuad(6))
+    );
+    let m = export(&p, &ExportOptions::new(8)).unwrap();
+    assert!(m.features.compute_derivatives && m.features.subgroup_quad);
+    let text = disassemble(&m.words);
+    for line in [
+        "OpCapability GroupNonUniformQuad",
+        "OpCapability DerivativeControl",
+        "OpExtension \"SPV_NV_compute_shader_derivatives\"",
+        "OpDPdyFine",
+        "OpGroupNonUniformQuadSwap",
+    ] {
+        assert!(text.contains(line), "{line}\n{text}");
+    }
+    let khr = ExportOptions {
+        derivatives: spirv_export::DerivativeExtension::Khr,
+        ..ExportOptions::new(8)
+    };
+    let text = disassemble(&export(&p, &khr).unwrap().words);
+    assert!(text.contains("OpExtension \"SPV_KHR_compute_shader_derivatives\""));
+    assert_eq!(
+        spirv_export::op_needs(ir::Op::QuadBroadcast).names(),
+        ["subgroup_shuffle", "subgroup_quad"]
+    );
 }

@@ -23,6 +23,7 @@ fn corpus_validates() {
                 invocations: invocations(case),
                 float_controls: fc,
                 reconvergence: Default::default(),
+                derivatives: Default::default(),
             };
             let m = export(&case.program, &opts)
                 .unwrap_or_else(|e| panic!("{name}: export failed: {e}"));

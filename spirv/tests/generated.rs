@@ -39,6 +39,7 @@ fn generated_cases_validate() {
             invocations: invocations(&case),
             float_controls: controls,
             reconvergence: Default::default(),
+            derivatives: Default::default(),
         };
         let m = export(&case.program, &opts)
             .unwrap_or_else(|e| panic!("seed {seed}: export failed: {e}"));

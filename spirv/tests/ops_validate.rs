@@ -25,6 +25,7 @@ fn every_op_at_every_size_validates() {
             invocations: 8 + (k as u32 % 3) * 28,
             float_controls: controls,
             reconvergence: Default::default(),
+            derivatives: Default::default(),
         };
         let module = export(&program, &opts)
             .unwrap_or_else(|e| panic!("{}: export failed: {e}", shape.name()));

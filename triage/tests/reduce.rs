@@ -303,6 +303,7 @@ bug_tests! {
     reduces_gcm_sinks_cross_invocation => "gcm-sinks-cross-invocation",
     reduces_spill_fill_without_nomask => "spill-fill-without-nomask",
     reduces_spill_first_half_mask => "spill-first-half-mask",
+    reduces_gcm_sinks_convergent => "gcm-sinks-convergent",
 }
 
 #[test]

@@ -97,7 +97,20 @@ const OPTIONAL_EXTENSIONS: &[OptionalExtension] = &[
         name: vk::KHR_SHADER_MAXIMAL_RECONVERGENCE_NAME,
         core_in: None,
     },
+    OptionalExtension {
+        name: KHR_COMPUTE_SHADER_DERIVATIVES_NAME,
+        core_in: None,
+    },
+    OptionalExtension {
+        name: vk::NV_COMPUTE_SHADER_DERIVATIVES_NAME,
+        core_in: None,
+    },
 ];
+
+/// `VK_KHR_compute_shader_derivatives` (newer than the headers of `ash`
+/// 0.38, which know its NV original; the feature struct is the NV one, whose
+/// structure type the KHR extension kept).
+const KHR_COMPUTE_SHADER_DERIVATIVES_NAME: &CStr = c"VK_KHR_compute_shader_derivatives";
 
 /// What the physical device offers: core version plus extension list.
 struct Offer {
@@ -261,9 +274,14 @@ impl Device {
                 .shader_subgroup_uniform_control_flow(true);
         let mut reconvergence = vk::PhysicalDeviceShaderMaximalReconvergenceFeaturesKHR::default()
             .shader_maximal_reconvergence(true);
+        let mut derivatives = vk::PhysicalDeviceComputeShaderDerivativesFeaturesNV::default()
+            .compute_derivative_group_linear(true);
         let mut features2 = vk::PhysicalDeviceFeatures2::default()
             .features(base)
             .push_next(&mut storage16);
+        if x.compute_derivative_group_linear {
+            features2 = features2.push_next(&mut derivatives);
+        }
         if probe.float16_int8 {
             features2 = features2.push_next(&mut float16_int8);
         }
@@ -530,6 +548,9 @@ fn probe(instance: &ash::Instance, pd: vk::PhysicalDevice) -> Result<Probe, JobE
     let has_storage8 = offer.has(Some((1, 2)), vk::KHR_8BIT_STORAGE_NAME);
     let has_uniform_cf = offer.has_extension(vk::KHR_SHADER_SUBGROUP_UNIFORM_CONTROL_FLOW_NAME);
     let has_reconvergence = offer.has_extension(vk::KHR_SHADER_MAXIMAL_RECONVERGENCE_NAME);
+    let derivatives_khr = offer.has_extension(KHR_COMPUTE_SHADER_DERIVATIVES_NAME);
+    let derivatives_nv = offer.has_extension(vk::NV_COMPUTE_SHADER_DERIVATIVES_NAME);
+    let has_derivatives = derivatives_khr || derivatives_nv;
 
     let mut subgroup = vk::PhysicalDeviceSubgroupProperties::default();
     let mut driver = vk::PhysicalDeviceDriverProperties::default();
@@ -558,6 +579,7 @@ fn probe(instance: &ash::Instance, pd: vk::PhysicalDevice) -> Result<Probe, JobE
     let mut size_features = vk::PhysicalDeviceSubgroupSizeControlFeatures::default();
     let mut uniform_cf = vk::PhysicalDeviceShaderSubgroupUniformControlFlowFeaturesKHR::default();
     let mut reconvergence = vk::PhysicalDeviceShaderMaximalReconvergenceFeaturesKHR::default();
+    let mut derivatives = vk::PhysicalDeviceComputeShaderDerivativesFeaturesNV::default();
     let core_features = {
         let mut features2 = vk::PhysicalDeviceFeatures2::default().push_next(&mut storage16);
         if has_float16_int8 {
@@ -574,6 +596,9 @@ fn probe(instance: &ash::Instance, pd: vk::PhysicalDevice) -> Result<Probe, JobE
         }
         if has_reconvergence {
             features2 = features2.push_next(&mut reconvergence);
+        }
+        if has_derivatives {
+            features2 = features2.push_next(&mut derivatives);
         }
         // SAFETY: as for the properties above.
         unsafe { instance.get_physical_device_features2(pd, &mut features2) };
@@ -642,6 +667,9 @@ fn probe(instance: &ash::Instance, pd: vk::PhysicalDevice) -> Result<Probe, JobE
                 && b(reconvergence.shader_maximal_reconvergence),
             shader_subgroup_uniform_control_flow: has_uniform_cf
                 && b(uniform_cf.shader_subgroup_uniform_control_flow),
+            compute_derivative_group_linear: has_derivatives
+                && b(derivatives.compute_derivative_group_linear),
+            compute_derivatives_nv: !derivatives_khr && derivatives_nv,
         },
         max_compute_work_group_size: limits.max_compute_work_group_size,
         max_compute_work_group_invocations: limits.max_compute_work_group_invocations,

@@ -126,6 +126,15 @@ pub struct Extensions {
     /// `VK_KHR_shader_subgroup_uniform_control_flow` is present and its
     /// feature on.
     pub shader_subgroup_uniform_control_flow: bool,
+    /// `VK_KHR_compute_shader_derivatives` or its NV original is present
+    /// and its `computeDerivativeGroupLinear` feature on (derivatives in
+    /// compute, quads of four consecutive invocations).
+    #[serde(default)]
+    pub compute_derivative_group_linear: bool,
+    /// ... and it is the NV original (`SPV_NV_compute_shader_derivatives`
+    /// in modules).
+    #[serde(default)]
+    pub compute_derivatives_nv: bool,
 }
 
 /// Everything the runner reports about the device it opened.

@@ -110,7 +110,8 @@ impl Lower<'_> {
             | ExtractI8 | ExtractU16 | ExtractI16 => self.bitfield(i, src_bits),
             LoadConst | Ballot | VoteAny | VoteAll | VoteIeq | ReadFirstInvocation
             | ReadInvocation | SubgroupInvocation | Elect | LoadInput | LoadUniform
-            | InvocationId | StoreOutput => {
+            | InvocationId | StoreOutput | QuadBroadcast | QuadSwapHorizontal
+            | QuadSwapVertical | QuadSwapDiagonal | DdxFine | DdxCoarse | DdyFine | DdyCoarse => {
                 unreachable!("{} is not an ALU op", i.op.name())
             }
         }

@@ -217,6 +217,23 @@ crate::points! {
     /// SIMD32: the flag read and written as data is the whole f0 (UD).
     SG_FLAG_DATA_SIMD32 = "lowering/subgroup/flag-data-simd32",
 
+    // Quad ops and derivatives (quad.rs).
+    /// A derivative as one ADD over `<4;4,0>` (coarse) or `<2;2,0>` (fine x) regions.
+    QUAD_DERIVATIVE_REGION = "lowering/quad/derivative-region",
+    /// ddy_fine as one ADD(4) per quad over `<0;2,1>` regions (Gfx11+: no Align16).
+    QUAD_DDY_FINE_PER_QUAD = "lowering/quad/ddy-fine-per-quad",
+    /// quad_broadcast with a constant index: one MOV over a `<4;4,0>` region.
+    QUAD_BROADCAST_CONSTANT = "lowering/quad/broadcast-constant",
+    /// quad_broadcast with a uniform register index: four candidates, compared and selected.
+    QUAD_BROADCAST_DYNAMIC = "lowering/quad/broadcast-dynamic",
+    /// quad_swap_horizontal: two NoMask MOVs of half width, stride 2.
+    QUAD_SWAP_HORIZONTAL = "lowering/quad/swap-horizontal",
+    /// quad_swap_vertical/diagonal: brw's QUAD_SWIZZLE, four NoMask MOVs of a quarter width.
+    QUAD_SWIZZLE = "lowering/quad/swizzle",
+    /// A quad op or derivative of a scalar (uniform) value or of one in
+    /// qword-strided containers: copied to packed dwords first.
+    QUAD_REPACKED_SOURCE = "lowering/quad/repacked-source",
+
     // Inputs and outputs (io.rs).
     /// A boolean input or uniform: loaded as a dword and compared != 0.
     IO_LOAD_BOOL = "lowering/io/load-bool-compare",

@@ -84,12 +84,15 @@ pub fn imm(bits: u64, ty: RegType) -> Src {
     Src::imm(bits & ty.mask(), ty)
 }
 
-/// Bytes per lane an operand covers (0 for scalars, immediates, flags, null).
+/// Bytes per lane an operand covers (0 for scalars, immediates, flags,
+/// null): a row's step for one-wide rows (`<4;1,0>`), the horizontal stride
+/// otherwise (a replicating `<4;4,0>` or `<2;2,0>` row advances one element
+/// per lane on average, as a packed one does).
 fn src_footprint(s: &Src) -> u32 {
+    let r = s.region;
     match s.kind {
-        SrcKind::Grf { .. } if s.region.v != 0 || s.region.h != 0 || s.region.w != 1 => {
-            s.region.h.max(1) as u32 * s.ty.size()
-        }
+        SrcKind::Grf { .. } if r.w == 1 && r.v != 0 => r.v as u32 * s.ty.size(),
+        SrcKind::Grf { .. } if r.v != 0 || r.h != 0 || r.w != 1 => r.h.max(1) as u32 * s.ty.size(),
         _ => 0,
     }
 }

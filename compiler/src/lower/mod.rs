@@ -21,6 +21,7 @@ mod cov_tests;
 pub mod emit;
 mod intmath;
 mod io;
+mod quad;
 mod subgroup;
 
 use crate::coverage::hit;

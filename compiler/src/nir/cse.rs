@@ -10,11 +10,19 @@
 //! this one), `load_const`, and the pure I/O ops (`load_input`,
 //! `load_uniform`, `invocation_id`, `subgroup_invocation`), which give each
 //! lane the same value wherever they run. Never `store_output`, and never a
-//! subgroup op: `ballot`, the votes, `elect` and the reads of other lanes
-//! depend on which lanes are active, and a dominating copy may run under
-//! another execution mask (seed 004: one inside a loop with a non-uniform
-//! exit, one after it). NIR keeps them out of `nir_instr_set` for the same
-//! reason (they are not CAN_REORDER).
+//! cross-invocation op: `ballot`, the votes, `elect` and the reads of other
+//! lanes depend on which lanes are active, and a dominating copy may run
+//! under another execution mask (seed 004: one inside a loop with a
+//! non-uniform exit, one after it). NIR keeps them out of `nir_instr_set`
+//! for the same reason (they are not CAN_REORDER). Quad ops are convergent
+//! and stay out too, as in NIR.
+//!
+//! Derivatives are uniform-control: only defined where their whole quad is
+//! active, so wherever a valid program runs the dominated copy, the
+//! dominating one ran with the same quads active on the same values (a
+//! quad whose lanes left a loop at different iterations would have made
+//! the copy in the loop undefined). They merge like ALU ops: the thread's
+//! `dFdx` in a loop and after it.
 
 /// The pass's decision points (`crate::coverage`).
 #[path = "cse_cov.rs"]
@@ -41,6 +49,10 @@ fn mergeable(op: Op, ctx: &IrCtx) -> bool {
     match op.info().class {
         OpClass::Alu | OpClass::Const => true,
         OpClass::Io => op.is_pure(),
+        // A derivative is only defined in quad-uniform control flow, so a
+        // dominating copy ran with the same quads active (seed 004's
+        // uniform-control argument; NIR's instr_can_rewrite lets ddx* in).
+        OpClass::Subgroup if op.is_uniform_control() => true,
         // Injected bug (BUGS.md: cse-cross-invocation): treats subgroup ops
         // as pure, merging copies that run under different execution masks.
         OpClass::Subgroup => ctx.bugs.has(Bug::CseCrossInvocation),
@@ -94,7 +106,11 @@ pub fn run(p: &mut Program, ctx: &IrCtx) -> bool {
                             .iter()
                             .any(|&(cbits, cb)| cbits == bits && cfg.dominates(cb, bi))
                         {
-                            hit(cov::REFUSE_CROSS_INVOCATION);
+                            hit(if i.op.is_convergent() {
+                                cov::REFUSE_CONVERGENT
+                            } else {
+                                cov::REFUSE_CROSS_INVOCATION
+                            });
                         }
                         kept.push((bits, bi));
                     }
@@ -113,6 +129,9 @@ pub fn run(p: &mut Program, ctx: &IrCtx) -> bool {
                         OpClass::Alu => cov::MERGE_ALU,
                         OpClass::Const => cov::MERGE_CONST,
                         OpClass::Io => cov::MERGE_IO,
+                        OpClass::Subgroup if i.op.is_uniform_control() => {
+                            cov::MERGE_UNIFORM_CONTROL
+                        }
                         OpClass::Subgroup => cov::MERGE_SUBGROUP,
                     });
                     subst.set(dest, v);
@@ -343,6 +362,64 @@ impl main {
 	@store_output (%15) (slot=4)
 }
 ";
+
+    /// Seed 004's own example: a derivative in a loop and after it, and a
+    /// quad op likewise.
+    const DFDX_LOOP: &str = "shader: t
+decl_input 0 f32
+decl_input 1 i32
+decl_output 0 f32
+decl_output 1 f32
+decl_output 2 i32
+decl_output 3 i32
+impl main {
+	block b0:
+	32 %0 = @load_input () (slot=0)
+	32 %1 = @load_input () (slot=1)
+	32 %2 = load_const (0x00000000)
+	32 %3 = load_const (0x00000001)
+	loop {
+		block b1:
+		32 %4 = phi b0: %2, b4: %10
+		32 %5 = @ddx_fine (%0)
+		32 %6 = @quad_swap_diagonal (%1)
+		1 %7 = ige %4, %1
+		if %7 {
+			block b2:
+			break
+		} else {
+			block b3:
+		}
+		block b4:
+		32 %10 = iadd %4, %3
+	}
+	block b5:
+	32 %11 = @ddx_fine (%0)
+	32 %12 = @quad_swap_diagonal (%1)
+	@store_output (%5) (slot=0)
+	@store_output (%11) (slot=1)
+	@store_output (%6) (slot=2)
+	@store_output (%12) (slot=3)
+}
+";
+
+    #[test]
+    fn merges_a_derivative_after_a_loop_into_the_one_in_it_but_not_quad_ops() {
+        // The thread's argument: a derivative is only defined with its whole
+        // quad active, so the copy in the loop ran with the same quads as
+        // the one after it. The quad op %12 stays (convergent).
+        let want = DFDX_LOOP
+            .replace("	32 %11 = @ddx_fine (%0)\n", "")
+            .replace("@store_output (%11)", "@store_output (%5)");
+        check(super::run, DFDX_LOOP, &want);
+        assert_eq!(
+            hits_of(super::run, &ctx(), DFDX_LOOP),
+            Hits::from([
+                ("ir:cse/merge/uniform-control", 1),
+                ("ir:cse/refuse/convergent", 1),
+            ])
+        );
+    }
 
     #[test]
     fn never_merges_subgroup_ops_across_execution_masks() {

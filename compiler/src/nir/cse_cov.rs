@@ -10,6 +10,9 @@ crate::points! {
     /// A subgroup op was replaced by a dominating identical one (only with
     /// the injected bug `cse-cross-invocation`).
     MERGE_SUBGROUP = "ir:cse/merge/subgroup",
+    /// A derivative was replaced by a dominating identical one, whatever
+    /// execution mask each ran under (seed 004's uniform-control argument).
+    MERGE_UNIFORM_CONTROL = "ir:cse/merge/uniform-control",
     /// An identical instruction was seen, but none dominates this one
     /// (e.g. the other arm of an `if`).
     REFUSE_NOT_DOMINATING = "ir:cse/refuse/not-dominating",
@@ -20,4 +23,7 @@ crate::points! {
     /// A subgroup op identical to a dominating one was kept: the two may
     /// run under different execution masks (seed 004).
     REFUSE_CROSS_INVOCATION = "ir:cse/refuse/cross-invocation",
+    /// A quad op identical to a dominating one was kept: convergent ops are
+    /// not merged across execution masks (seed 004).
+    REFUSE_CONVERGENT = "ir:cse/refuse/convergent",
 }

@@ -20,6 +20,16 @@
 //! its users are placed, and every place is dominated by where each source
 //! now is and dominates every use.
 //!
+//! Derivatives (uniform-control, seed 004) move earlier only, as NIR's
+//! `GCM_INSTR_SCHEDULE_EARLIER_ONLY`: out of loops, to the block late
+//! scheduling would pick on the way up from their own, and only when that
+//! block is uniform (`ir::uniformity`), where every lane of every quad runs
+//! it; a valid program ran them with their whole quad active, and the
+//! values they read are loop-invariant. They never sink: in an arm the
+//! quad's other lanes would not compute their source. Quad ops
+//! (convergent) are pinned: a lane newly running one could read a
+//! neighbour that is not active.
+//!
 //! Pinned: subgroup ops (their values depend on the lanes active where they
 //! run, seed 004; NIR pins every non-CAN_REORDER intrinsic), ops that may be
 //! undefined (`idiv`, `f2i`, `bitfield_insert`, `read_invocation`, ...:
@@ -63,9 +73,14 @@ pub fn run(p: &mut Program, ctx: &IrCtx) -> bool {
     // (its own for a pinned one), and the movable instructions.
     let mut early = home.clone();
     // In program order (the order moved instructions keep): each movable
-    // instruction and each pinned subgroup op, its block, and whether it
-    // is movable.
-    let mut order: Vec<(ValueId, usize, bool)> = Vec::new();
+    // instruction and each pinned subgroup op, its block, and how it may
+    // move.
+    let mut order: Vec<(ValueId, usize, Motion)> = Vec::new();
+    // Whether each pinned op depends on the set of active lanes (a ballot,
+    // a vote, ...), not only on its quad's lanes being active.
+    let mut cross = vec![false; bound];
+    // Block uniformity, computed when a derivative could leave a loop.
+    let mut uniformity: Option<ir::uniformity::Uniformity> = None;
     p.for_each_block(&mut |b| {
         let bi = cfg.index(b.id).expect("every block is in the CFG");
         if !cfg.reachable(bi) {
@@ -76,7 +91,8 @@ pub fn run(p: &mut Program, ctx: &IrCtx) -> bool {
                 continue;
             };
             let e = earliest(&cfg, &early, i);
-            let leaves_loop = walk_up(&cfg, bi, e) != bi;
+            let up = walk_up(&cfg, bi, e);
+            let leaves_loop = up != bi;
             // Injected bug (BUGS.md: gcm-hoists-cross-invocation): an op
             // pinned only because it reads the active lanes moves anyway.
             let unpinned = i.op.is_cross_invocation()
@@ -84,21 +100,42 @@ pub fn run(p: &mut Program, ctx: &IrCtx) -> bool {
                 && !i.op.may_be_undefined()
                 && leaves_loop
                 && ctx.bugs.has(Bug::GcmHoistsCrossInvocation);
+            // Injected bug (BUGS.md: gcm-sinks-convergent): derivatives and
+            // quad ops move like pure ops, sinking with their sources.
+            let reads_quad = i.op.is_convergent() || i.op.is_uniform_control();
+            let unpinned = unpinned || reads_quad && ctx.bugs.has(Bug::GcmSinksConvergent);
             if !i.op.can_speculate() && !unpinned {
+                if i.op.is_uniform_control() && leaves_loop {
+                    // Earlier only (NIR's GCM_INSTR_SCHEDULE_EARLIER_ONLY for
+                    // derivatives), and only into a block every lane runs.
+                    if uniformity
+                        .get_or_insert_with(|| ir::uniformity::analyze(p))
+                        .block[cfg.blocks[up].0 as usize]
+                    {
+                        hit(cov::PINNED_UNIFORM_CONTROL_DIVERGENT);
+                    } else {
+                        early[d.id.0 as usize] = e;
+                        order.push((d.id, bi, Motion::EarlierOnly));
+                    }
+                    continue;
+                }
                 // Pinned; recorded where it would otherwise leave a loop.
                 if cfg.loop_depth[bi] > 0 && leaves_loop {
                     hit(if i.op.is_cross_invocation() {
                         cov::PINNED_CROSS_INVOCATION
+                    } else if i.op.is_convergent() {
+                        cov::PINNED_CONVERGENT
                     } else {
                         cov::PINNED_UNDEFINED
                     });
-                } else if i.op.is_cross_invocation() && !i.op.has_side_effects() {
-                    order.push((d.id, bi, false));
+                } else if (i.op.is_cross_invocation() || reads_quad) && !i.op.has_side_effects() {
+                    cross[d.id.0 as usize] = i.op.is_cross_invocation();
+                    order.push((d.id, bi, Motion::Pinned));
                 }
                 continue;
             }
             early[d.id.0 as usize] = e;
-            order.push((d.id, bi, true));
+            order.push((d.id, bi, Motion::Free));
         }
     });
     // Schedule late, users first: the nearest common dominator of the
@@ -117,8 +154,11 @@ pub fn run(p: &mut Program, ctx: &IrCtx) -> bool {
         }
         acc
     };
-    for &(v, bi, _) in order.iter().rev().filter(|o| o.2) {
-        let start = late(&fin, v).unwrap_or(bi);
+    for &(v, bi, motion) in order.iter().rev().filter(|o| o.2 != Motion::Pinned) {
+        let start = match motion {
+            Motion::EarlierOnly => bi,
+            _ => late(&fin, v).unwrap_or(bi),
+        };
         let e = early[v.0 as usize];
         if !cfg.dominates(e, start) {
             continue;
@@ -132,7 +172,10 @@ pub fn run(p: &mut Program, ctx: &IrCtx) -> bool {
     // Subgroup ops stay where they are: sunk into a branch they would run
     // on fewer lanes. Their users are placed already, and their sources
     // dominate their own block, so the injected bug may sink them last.
-    for &(v, bi, _) in order.iter().filter(|o| !o.2) {
+    for &(v, bi, motion) in &order {
+        if motion != Motion::Pinned {
+            continue;
+        }
         let Some(l) = late(&fin, v).filter(|&l| l != bi && cfg.dominates(bi, l)) else {
             continue;
         };
@@ -142,21 +185,29 @@ pub fn run(p: &mut Program, ctx: &IrCtx) -> bool {
         }
         // Injected bug (BUGS.md: gcm-sinks-cross-invocation): a subgroup
         // op sinks toward its uses like a pure one.
-        if ctx.bugs.has(Bug::GcmSinksCrossInvocation) {
+        let lane_set = cross[v.0 as usize];
+        if ctx.bugs.has(Bug::GcmSinksCrossInvocation) && lane_set {
             fin[v.0 as usize] = to;
         } else {
-            hit(cov::PINNED_WOULD_SINK);
+            hit(if lane_set {
+                cov::PINNED_WOULD_SINK
+            } else {
+                cov::PINNED_CONVERGENT_WOULD_SINK
+            });
         }
     }
     // The moves, in program order: (value, destination, sinks).
     let mut moves: Vec<(ValueId, usize, bool)> = Vec::new();
-    for &(v, bi, movable) in &order {
+    for &(v, bi, motion) in &order {
         let to = fin[v.0 as usize];
         if to == bi {
-            if cfg.loop_depth[bi] > 0 && movable {
+            if cfg.loop_depth[bi] > 0 && motion == Motion::Free {
                 hit(cov::REFUSE_LOOP_VARIANT);
             }
             continue;
+        }
+        if motion == Motion::EarlierOnly {
+            hit(cov::HOIST_UNIFORM_CONTROL);
         }
         let sinks = cfg.dominates(bi, to);
         if sinks {
@@ -213,6 +264,17 @@ pub fn run(p: &mut Program, ctx: &IrCtx) -> bool {
         b.instrs.splice(0..0, sunk);
     });
     true
+}
+
+/// How an instruction may move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Motion {
+    /// Speculatable: hoisted out of loops and sunk toward its uses.
+    Free,
+    /// A derivative: hoisted out of loops into a uniform block, never sunk.
+    EarlierOnly,
+    /// Stays (a subgroup op, a quad op; recorded where it would sink).
+    Pinned,
 }
 
 /// Every use of each value: the user's value when the user is an
@@ -660,6 +722,166 @@ impl main {
             after(bug_case_after(super::run, name, None)),
             after(bug_case_after(super::run, name, Some(bug))),
         )
+    }
+
+    const DERIVATIVE_LOOP: &str = "shader: t
+decl_input 0 f32
+decl_output 0 f32
+decl_output 1 i32
+impl main {
+	block b0:
+	32 %0 = @load_input () (slot=0)
+	32 %1 = load_const (0x00000000)
+	32 %2 = load_const (0x00000001)
+	32 %3 = load_const (0x00000004)
+	loop {
+		block b1:
+		32 %4 = phi b0: %1, b4: %9
+		32 %5 = @ddx_fine (%0)
+		32 %6 = @quad_swap_vertical (%0)
+		1 %7 = ige %4, %3
+		if %7 {
+			block b2:
+			break
+		} else {
+			block b3:
+		}
+		block b4:
+		32 %9 = iadd %4, %2
+	}
+	block b5:
+	@store_output (%5) (slot=0)
+	@store_output (%6) (slot=1)
+}
+";
+
+    #[test]
+    fn hoists_a_derivative_out_of_a_loop_into_a_uniform_block_but_pins_quad_ops() {
+        // %5 (uniform-control) is loop-invariant and b0, the shallowest
+        // block on its way up, is uniform: it moves to the end of b0. The
+        // quad op %6 (convergent) stays; so do %7 and %9, which read the
+        // counter phi.
+        let want = DERIVATIVE_LOOP
+            .replace("		32 %5 = @ddx_fine (%0)\n", "")
+            .replace(
+                "	32 %3 = load_const (0x00000004)\n",
+                "	32 %3 = load_const (0x00000004)\n	32 %5 = @ddx_fine (%0)\n",
+            );
+        check(super::run, DERIVATIVE_LOOP, &want);
+        assert_eq!(
+            hits_of(super::run, &ctx(), DERIVATIVE_LOOP),
+            crate::coverage::Hits::from([
+                ("ir:gcm/hoist/out-of-loop", 1),
+                ("ir:gcm/hoist/uniform-control", 1),
+                ("ir:gcm/refuse/pinned-convergent", 1),
+                ("ir:gcm/refuse/loop-variant-source", 2),
+            ])
+        );
+    }
+
+    #[test]
+    fn keeps_a_derivative_in_its_loop_when_the_loop_is_in_a_divergent_if() {
+        // The block the derivative would go to, b1, runs only where the
+        // input is 0: not every lane of a quad need be there. (The
+        // constants are where their uses are already.)
+        let text = "shader: t
+decl_input 0 f32
+decl_output 0 f32
+impl main {
+	block b0:
+	32 %0 = @load_input () (slot=0)
+	32 %1 = load_const (0x00000000)
+	1 %4 = ieq %0, %1
+	if %4 {
+		block b1:
+		32 %2 = load_const (0x00000001)
+		32 %3 = load_const (0x00000004)
+		loop {
+			block b2:
+			32 %5 = phi b1: %1, b5: %9
+			32 %6 = @ddx_coarse (%0)
+			1 %7 = ige %5, %3
+			if %7 {
+				block b3:
+				break
+			} else {
+				block b4:
+			}
+			block b5:
+			32 %9 = iadd %5, %2
+		}
+		block b6:
+		@store_output (%6) (slot=0)
+	} else {
+		block b7:
+	}
+	block b8:
+}
+";
+        check(super::run, text, text);
+        assert_eq!(
+            hits_of(super::run, &ctx(), text),
+            crate::coverage::Hits::from([
+                ("ir:gcm/refuse/uniform-control-into-divergent-block", 1),
+                ("ir:gcm/refuse/loop-variant-source", 2),
+            ])
+        );
+    }
+
+    const QUAD_IN_ARM: &str = "shader: t
+decl_input 0 f32
+decl_input 1 i32
+decl_output 0 f32
+decl_output 1 i32
+impl main {
+	block b0:
+	32 %0 = @load_input () (slot=0)
+	32 %1 = @load_input () (slot=1)
+	32 %2 = fmul %0, %0
+	32 %3 = @ddy_fine (%2)
+	32 %4 = @quad_swap_diagonal (%1)
+	1 %5 = ilt %0, %1
+	if %5 {
+		block b1:
+		@store_output (%3) (slot=0)
+		@store_output (%4) (slot=1)
+	} else {
+		block b2:
+	}
+	block b3:
+}
+";
+
+    #[test]
+    fn never_sinks_derivatives_or_quad_ops_into_the_arm_that_uses_them() {
+        // Both would sink toward their only uses, in b1, but the arm may
+        // split a quad; the fmul %2 stays with the derivative that reads it.
+        check(super::run, QUAD_IN_ARM, QUAD_IN_ARM);
+        assert_eq!(
+            hits_of(super::run, &ctx(), QUAD_IN_ARM),
+            crate::coverage::Hits::from([("ir:gcm/refuse/pinned-convergent-would-sink", 2)])
+        );
+    }
+
+    #[test]
+    fn injected_bug_sinks_derivatives_and_quad_ops_with_their_sources() {
+        // gcm-sinks-convergent: %3 and %4 move like pure ops, and %2 follows
+        // %3 into the arm, in program order.
+        let mut bug = ctx();
+        bug.bugs = crate::bugs::BugSet::NONE.with(crate::bugs::Bug::GcmSinksConvergent);
+        let mut p = ir::parse_program(QUAD_IN_ARM).unwrap();
+        assert!(super::run(&mut p, &bug));
+        let want = QUAD_IN_ARM
+            .replace("	32 %2 = fmul %0, %0\n	32 %3 = @ddy_fine (%2)\n	32 %4 = @quad_swap_diagonal (%1)\n", "")
+            .replace(
+                "		block b1:\n",
+                "		block b1:\n		32 %2 = fmul %0, %0\n		32 %3 = @ddy_fine (%2)\n		32 %4 = @quad_swap_diagonal (%1)\n",
+            );
+        assert_eq!(ir::print_program_compact(&p), want);
+        assert_eq!(
+            hits_of(super::run, &bug, QUAD_IN_ARM),
+            crate::coverage::Hits::from([("ir:gcm/sink", 3)])
+        );
     }
 
     #[test]

@@ -23,6 +23,19 @@ crate::points! {
     /// A subgroup op with loop-invariant sources stayed in its loop: its
     /// value depends on the lanes active where it runs (seed 004).
     PINNED_CROSS_INVOCATION = "ir:gcm/refuse/pinned-cross-invocation",
+    /// A quad op with loop-invariant sources stayed in its loop: a lane
+    /// newly running it could read one that is not active (seed 004).
+    PINNED_CONVERGENT = "ir:gcm/refuse/pinned-convergent",
+    /// A quad op or derivative would sink toward its uses but stays: in a
+    /// branch the quad's other lanes would not compute what it reads (seed
+    /// 004: convergent and uniform-control ops gain no control dependence).
+    PINNED_CONVERGENT_WOULD_SINK = "ir:gcm/refuse/pinned-convergent-would-sink",
+    /// A loop-invariant derivative was hoisted out of its loop, into a
+    /// uniform block (earlier only: NIR's GCM_INSTR_SCHEDULE_EARLIER_ONLY).
+    HOIST_UNIFORM_CONTROL = "ir:gcm/hoist/uniform-control",
+    /// A loop-invariant derivative stayed in its loop: the block it would
+    /// go to may run on a non-uniform subset of the lanes.
+    PINNED_UNIFORM_CONTROL_DIVERGENT = "ir:gcm/refuse/uniform-control-into-divergent-block",
     /// An op that may be undefined (`idiv`, `f2i`, ...) with
     /// loop-invariant sources stayed in its loop: running it where the
     /// program did not could make a valid program invalid.

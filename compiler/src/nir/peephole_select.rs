@@ -14,8 +14,11 @@
 //! votes, `elect` and `read_first_invocation` depend on the active lanes;
 //! `read_invocation`, which NIR's whitelist allows, is undefined here when
 //! its lane is not active, so running it on more lanes may make a valid
-//! program invalid), and ops that may be undefined (`idiv`, `f2i`,
-//! `bitfield_insert`, ...). Inner `if`s are converted first, so nested
+//! program invalid), quad ops (convergent: a lane of the other arm would
+//! read a neighbour that may not be active), derivatives (uniform-control:
+//! the block before the `if` may run a quad the arm never did; a quad of a
+//! partly filled dispatch, say), and ops that may be undefined (`idiv`,
+//! `f2i`, `bitfield_insert`, ...). Inner `if`s are converted first, so nested
 //! small `if`s collapse in one run.
 
 /// The pass's decision points (`crate::coverage`).
@@ -76,6 +79,10 @@ fn arm(body: &[CfNode], bugs: BugSet) -> Result<&Block, Point> {
             cov::REFUSE_SIDE_EFFECT
         } else if i.op.is_cross_invocation() {
             cov::REFUSE_CROSS_INVOCATION
+        } else if i.op.is_convergent() {
+            cov::REFUSE_CONVERGENT
+        } else if i.op.is_uniform_control() {
+            cov::REFUSE_UNIFORM_CONTROL
         } else {
             cov::REFUSE_UNDEFINED
         });
@@ -421,6 +428,49 @@ impl main {
     #[test]
     fn never_speculates_stores_subgroup_ops_undefined_ops_or_big_arms() {
         check(super::run, UNSPECULATABLE, UNSPECULATABLE);
+    }
+
+    #[test]
+    fn never_speculates_derivatives_or_quad_ops() {
+        // Each if's then-arm holds one (the first refusal ends the check of
+        // an if), so both ifs stay.
+        let text = "shader: t
+decl_input 0 f32
+decl_output 0 f32
+decl_output 1 i32
+impl main {
+	block b0:
+	32 %0 = @load_input () (slot=0)
+	32 %1 = load_const (0x00000000)
+	1 %2 = ieq %0, %1
+	if %2 {
+		block b1:
+		32 %3 = @ddx_coarse (%0)
+	} else {
+		block b2:
+	}
+	block b3:
+	32 %4 = phi b1: %3, b2: %0
+	if %2 {
+		block b4:
+		32 %5 = @quad_swap_horizontal (%0)
+	} else {
+		block b5:
+	}
+	block b6:
+	32 %6 = phi b4: %5, b5: %1
+	@store_output (%4) (slot=0)
+	@store_output (%6) (slot=1)
+}
+";
+        check(super::run, text, text);
+        assert_eq!(
+            hits_of(super::run, &ctx(), text),
+            Hits::from([
+                ("ir:peephole-select/refuse/uniform-control", 1),
+                ("ir:peephole-select/refuse/convergent", 1),
+            ])
+        );
     }
 
     #[test]

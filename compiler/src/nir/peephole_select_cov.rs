@@ -16,6 +16,12 @@ crate::points! {
     REFUSE_SIDE_EFFECT = "ir:peephole-select/refuse/side-effect",
     /// An arm has a subgroup op, whose value depends on the active lanes.
     REFUSE_CROSS_INVOCATION = "ir:peephole-select/refuse/cross-invocation",
+    /// An arm has a quad op: a lane newly running it could read one that is
+    /// not active (seed 004: convergent; NIR never whitelists quad ops).
+    REFUSE_CONVERGENT = "ir:peephole-select/refuse/convergent",
+    /// An arm has a derivative: running it on the lanes of the other arm
+    /// could put it in non-uniform control flow (seed 004: uniform-control).
+    REFUSE_UNIFORM_CONTROL = "ir:peephole-select/refuse/uniform-control",
     /// An arm has an op that may be undefined (`idiv`, `f2i`,
     /// `bitfield_insert`, ...).
     REFUSE_UNDEFINED = "ir:peephole-select/refuse/may-be-undefined",

@@ -55,6 +55,19 @@ pub struct Args {
     /// The reconvergence to request (the device must offer its extension).
     #[arg(long, value_enum, default_value = "default")]
     reconvergence: Converge,
+    /// The extension a module with derivatives declares: nv
+    /// (SPV_NV_compute_shader_derivatives, which SPIR-V tools before 2024
+    /// know) or khr (SPV_KHR_compute_shader_derivatives, for devices that
+    /// offer only VK_KHR_compute_shader_derivatives).
+    #[arg(long, value_enum, default_value = "nv")]
+    derivatives: Derivatives,
+}
+
+/// `--derivatives`.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum Derivatives {
+    Nv,
+    Khr,
 }
 
 /// Runs the command.
@@ -78,6 +91,10 @@ pub fn run(a: Args) -> Result<ExitCode> {
                 Converge::Default => Reconvergence::Default,
                 Converge::SubgroupUniform => Reconvergence::SubgroupUniform,
                 Converge::Maximal => Reconvergence::Maximal,
+            },
+            derivatives: match a.derivatives {
+                Derivatives::Khr => spirv_export::DerivativeExtension::Khr,
+                Derivatives::Nv => spirv_export::DerivativeExtension::Nv,
             },
         },
     )

@@ -78,9 +78,46 @@ pub struct Args {
     json: bool,
 }
 
+/// Leaves out of the generator the ops that a driver target cannot run
+/// (their modules need a feature the device lacks), so its runs are not
+/// spent on `unsupported`. The narrowed op list is part of the campaign's
+/// recorded config, so `--resume` holds it to the same device.
+fn fit_to_drivers(
+    generator: &mut generator::Config,
+    targets: &[Target],
+    quiet: bool,
+) -> Result<()> {
+    for t in targets {
+        let Target::Vulkan { selector } = t else {
+            continue;
+        };
+        let driver = oracle::driver::Driver::open(
+            farm::target::own_worker_command()?,
+            selector.as_deref(),
+            None,
+        )
+        .map_err(|e| anyhow::anyhow!("target {t}: {e}"))?;
+        let have = driver.features();
+        let lacking: Vec<ir::Op> = ir::Op::all()
+            .filter(|&op| !spirv_export::op_needs(op).missing_from(have).is_empty())
+            .collect();
+        let dropped = generator.drop_ops(&lacking);
+        if !dropped.is_empty() && !quiet {
+            let names: Vec<&str> = dropped.iter().map(|op| op.name()).collect();
+            eprintln!(
+                "note: {} cannot run {}: the generator leaves them out",
+                driver.target_name(),
+                names.join(", ")
+            );
+        }
+    }
+    Ok(())
+}
+
 /// Runs the command.
 pub fn run(a: Args) -> Result<ExitCode> {
-    let generator = crate::cmd::gen::read_config(a.config.as_deref())?;
+    let mut generator = crate::cmd::gen::read_config(a.config.as_deref())?;
+    fit_to_drivers(&mut generator, &a.targets, a.quiet)?;
     let strategies = a.strategies.clone();
     let simd = a.simd.clone();
     let id = CampaignId {

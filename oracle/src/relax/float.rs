@@ -55,7 +55,8 @@ pub(crate) fn lowering(op: Op) -> Lowering {
     use Lowering as L;
     use Op::*;
     match op {
-        Fadd | Fsub | Fmul => L::Arith,
+        // A derivative is an `OpFSub` of two lanes' values.
+        Fadd | Fsub | Fmul | DdxFine | DdxCoarse | DdyFine | DdyCoarse => L::Arith,
         Ffma => L::Fma,
         Fneg | Fabs | Fsign | B2f => L::Bits,
         Fsat => L::Clamp,
@@ -73,7 +74,8 @@ pub(crate) fn lowering(op: Op) -> Lowering {
         | BitCount | FindLsb | UfindMsb | IfindMsb | ExtractU8 | ExtractI8 | ExtractU16
         | ExtractI16 | Ballot | VoteAny | VoteAll | VoteIeq | ReadFirstInvocation
         | ReadInvocation | SubgroupInvocation | Elect | LoadInput | LoadUniform | InvocationId
-        | StoreOutput => L::NotFloat,
+        | StoreOutput | QuadBroadcast | QuadSwapHorizontal | QuadSwapVertical
+        | QuadSwapDiagonal => L::NotFloat,
     }
 }
 

@@ -191,7 +191,45 @@ impl<'a> Tracker<'a> {
         }
     }
 
+    /// A quad op's lane carries the taint of the lane it reads; a
+    /// derivative's, that of an `fsub` of the two lanes it reads.
+    fn quad_op(&mut self, lanes_v: Lanes<'_>, i: &Instr, mask: u32) {
+        use ir::quad::QuadRead;
+        let d = i.dest.expect("quad ops define a value");
+        let a = i.srcs[0];
+        let index = i
+            .srcs
+            .get(1)
+            .map_or(0, |&x| lanes_v.get(x, mask.trailing_zeros() as usize));
+        let shared = self.wandering();
+        for l in lanes(mask) {
+            let t = match ir::quad::read(i.op, l, index).expect("a quad op") {
+                QuadRead::Lane(r) => self.get(a, r),
+                QuadRead::Difference { plus, minus } => {
+                    let r = lanes_v.get(d.id, l);
+                    let zero = r & !ir::float::sign_bit(32) == 0;
+                    let mut t = taint::through(Op::Fsub, 0, self.get(a, plus), zero)
+                        .or(taint::through(Op::Fsub, 1, self.get(a, minus), zero));
+                    if !t.is_hard() {
+                        let args = Args {
+                            src: [lanes_v.get(a, plus), lanes_v.get(a, minus), 0, 0],
+                            src_bits: [32, 32, 0, 0],
+                            bits: 32,
+                        };
+                        t = t.or(float::own(self.g, Op::Fsub, &args, r));
+                    }
+                    t
+                }
+            };
+            let t = t.or(shared).or(self.extra(l));
+            self.set(d.id, l, t);
+        }
+    }
+
     fn subgroup_op(&mut self, lanes_v: Lanes<'_>, i: &Instr, mask: u32) {
+        if ir::quad::read(i.op, 0, 0).is_some() {
+            return self.quad_op(lanes_v, i, mask);
+        }
         let d = i.dest.expect("subgroup ops define a value");
         let first = mask.trailing_zeros() as usize;
         let any_lane = |m: &Self, v: ValueId| {
