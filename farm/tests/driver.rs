@@ -88,6 +88,24 @@ fn quad_ops_run_on_lavapipe_and_derivatives_need_the_feature() {
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
     assert_eq!(json(&o)["kind"], "pass");
+    // Helper invocations exist in fragment shaders only: unsupported on
+    // every device (the export makes compute shaders).
+    let o = farm(&[
+        "run",
+        "corpus/helper_invocations.sir",
+        "--target",
+        "vulkan",
+        "--json",
+    ]);
+    let v = json(&o);
+    assert_eq!(o.status.code(), Some(2), "{v}");
+    assert_eq!(v["kind"], "unsupported", "{v}");
+    let verdict = v["verdict"].as_str().unwrap();
+    assert!(
+        verdict.starts_with("unsupported on this device: the device lacks "),
+        "{v}"
+    );
+    assert!(verdict.ends_with("fragment_stage"), "{v}");
     // Derivatives need compute derivatives: a device with them (Mesa 24.2+
     // lavapipe) passes the case; one without (Mesa 22.3's) calls it
     // unsupported, not a finding, and names what is missing.

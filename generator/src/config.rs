@@ -303,6 +303,11 @@ knobs! {
     /// exit, so code after the loop reads each lane's value from the
     /// iteration that lane left in.
     max_header_ops: u32 = 2, Count { min: 0, max: 8, swarm: Swarm::UpTo(0), fuzz_up_to_default: true };
+    /// Generate helper invocations (seed 004) in divergent control flow:
+    /// `demote`, `terminate` (where quads stay whole if the case has quad
+    /// ops) and `is_helper_invocation`. A model-only feature: SPIR-V allows them in
+    /// fragment shaders only, so a driver campaign turns it off.
+    helpers: bool = true, Flag { swarm: Swarm::Keep };
 }
 
 /// The features one case uses: the config narrowed by the swarm draw, the
@@ -509,7 +514,8 @@ mod tests {
             names.join(" "),
             "swarm min_instrs max_instrs subgroup ops bit_sizes max_depth max_trip ifs loops \
              jumps max_inputs max_uniforms max_outputs min_invocations max_invocations \
-             edge_percent echo_percent sat_percent fresh_condition_percent max_header_ops"
+             edge_percent echo_percent sat_percent fresh_condition_percent max_header_ops \
+             helpers"
         );
         let depth = &k[6];
         assert_eq!(

@@ -17,6 +17,13 @@ impl Gen<'_> {
                 if self.f.knobs.ifs && can_nest { 3 } else { 0 },
                 if self.f.knobs.loops && can_nest { 2 } else { 0 },
                 if self.outputs.is_empty() { 0 } else { 1 },
+                // Only where some lanes run: a demote or terminate of every
+                // lane would leave the rest of the program nothing to store.
+                if self.f.knobs.helpers && self.divergence > 0 {
+                    1
+                } else {
+                    0
+                },
             ];
             let spend = match self.e.weighted(&weights) {
                 0 => {
@@ -34,13 +41,44 @@ impl Gen<'_> {
                     self.gen_loop(sub);
                     sub
                 }
-                _ => {
+                3 => {
                     self.partial_store();
+                    1
+                }
+                _ => {
+                    self.helper_statement();
                     1
                 }
             };
             left = left.saturating_sub(spend);
             self.fuel = self.fuel.saturating_sub(spend.min(self.fuel));
+        }
+    }
+
+    /// A helper-invocation statement (seed 004), in divergent control flow:
+    /// `is_helper_invocation` (a boolean for later ops), `demote`, or where
+    /// the case has no quad ops or the quads stay whole, `terminate`.
+    fn helper_statement(&mut self) {
+        let quad_ops = self
+            .f
+            .ops
+            .iter()
+            .any(|&op| crate::gen::needs_whole_quads(op));
+        let may_terminate = self.quad_divergence == 0 || !quad_ops;
+        match self.e.below(if may_terminate { 3 } else { 2 }) {
+            0 => {
+                let v = self.emit(Op::IsHelperInvocation, 1, &[]);
+                self.uniform[v.0 as usize] = false;
+                self.quad_uniform[v.0 as usize] = false;
+            }
+            1 => {
+                self.stats.demotes += 1;
+                self.b.effect(Op::Demote);
+            }
+            _ => {
+                self.stats.terminates += 1;
+                self.b.effect(Op::Terminate);
+            }
         }
     }
 

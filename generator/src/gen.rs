@@ -74,6 +74,10 @@ pub struct GenStats {
     /// Quad ops and derivatives emitted inside an `if` that splits the
     /// subgroup (its condition the same within each quad).
     pub divergent_quad_ops: u32,
+    /// `demote`s emitted.
+    pub demotes: u32,
+    /// `terminate`s emitted.
+    pub terminates: u32,
     /// Extra breaks and continues.
     pub jumps: u32,
 }
@@ -521,7 +525,9 @@ impl<'e> Gen<'e> {
                 let bits = sizes.sizes().next().unwrap_or(32);
                 self.emit(op, bits, &[])
             }
-            Sig::LoadSlot | Sig::StoreSlot => unreachable!("I/O ops have no generator row"),
+            Sig::LoadSlot | Sig::StoreSlot | Sig::Effect => {
+                unreachable!("I/O ops have no generator row")
+            }
         }
     }
 }

@@ -134,7 +134,7 @@ fn fits(op: Op, dest: u8, srcs: &[u8]) -> bool {
         }
         Sig::Fixed32 { srcs: k } => n == k as usize && dest == 32 && srcs.iter().all(|&s| s == 32),
         Sig::Nullary { sizes } => n == 0 && sizes.contains(dest),
-        Sig::LoadSlot | Sig::StoreSlot => false,
+        Sig::LoadSlot | Sig::StoreSlot | Sig::Effect => false,
     }
 }
 

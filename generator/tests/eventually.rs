@@ -45,7 +45,7 @@ fn every_op_at_every_size_it_takes() {
             Sig::Convert { from, .. } => from.sizes().collect(),
             Sig::Fixed32 { .. } => vec![32],
             Sig::Nullary { sizes } => sizes.sizes().collect(),
-            Sig::LoadSlot | Sig::StoreSlot => vec![],
+            Sig::LoadSlot | Sig::StoreSlot | Sig::Effect => vec![],
         };
         for size in sizes {
             // Sources for sized-source signatures, results otherwise.

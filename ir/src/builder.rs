@@ -173,7 +173,7 @@ impl Builder {
                 }
             }
             Sig::Nullary { sizes } => sizes.sizes().find(|&b| b == 32).unwrap_or(1),
-            Sig::LoadSlot | Sig::StoreSlot => 32,
+            Sig::LoadSlot | Sig::StoreSlot | Sig::Effect => 32,
         };
         self.push(op, bits, srcs, 0)
     }
@@ -210,6 +210,17 @@ impl Builder {
             dest: None,
             srcs: vec![v],
             imm: slot,
+        };
+        self.block_mut().instrs.push(instr);
+    }
+
+    /// Appends an op with neither sources nor a result (`demote`, `terminate`).
+    pub fn effect(&mut self, op: Op) {
+        let instr = Instr {
+            op,
+            dest: None,
+            srcs: vec![],
+            imm: 0,
         };
         self.block_mut().instrs.push(instr);
     }

@@ -191,7 +191,11 @@ pub fn slot_from_glsl_name(name: &str) -> Option<SlotType> {
 pub fn is_divergent_source(op: Op) -> bool {
     matches!(
         op,
-        Op::LoadInput | Op::InvocationId | Op::SubgroupInvocation | Op::Elect
+        Op::LoadInput
+            | Op::InvocationId
+            | Op::SubgroupInvocation
+            | Op::Elect
+            | Op::IsHelperInvocation
     )
 }
 

@@ -52,6 +52,8 @@ pub enum Sig {
     LoadSlot,
     /// One source of the declared output type of slot `imm`; no result.
     StoreSlot,
+    /// No sources and no result: an effect on the invocation itself.
+    Effect,
 }
 
 impl Sig {
@@ -62,13 +64,13 @@ impl Sig {
             Sig::Compare { .. } | Sig::Indexed { .. } => 2,
             Sig::Convert { .. } | Sig::StoreSlot => 1,
             Sig::Select { .. } => 3,
-            Sig::Nullary { .. } | Sig::LoadSlot => 0,
+            Sig::Nullary { .. } | Sig::LoadSlot | Sig::Effect => 0,
         }
     }
 
     /// Whether the op produces a value.
     pub const fn has_dest(self) -> bool {
-        !matches!(self, Sig::StoreSlot)
+        !matches!(self, Sig::StoreSlot | Sig::Effect)
     }
 }
 
@@ -422,7 +424,15 @@ op_table! {
     InvocationId = "invocation_id", Io, Sig::Nullary { sizes: B32 }, Kinds::INT, PURE, None,
         "The invocation's global index, 0..N-1.";
     StoreOutput = "store_output", Io, Sig::StoreSlot, Kinds::BITS, SIDE_EFFECTS, None,
-        "Writes the invocation's output slot `slot`; the last write wins.";
+        "Writes the invocation's output slot `slot`; the last write wins. A helper invocation's store has no effect.";
+
+    // helpers (seed 004): what keeps a quad whole for derivatives
+    Demote = "demote", Io, Sig::Effect, Kinds::BITS, SIDE_EFFECTS, None,
+        "The invocation becomes a helper: it keeps running and stays active for every op (derivatives, quad and subgroup ops), but its later `store_output`s have no effect.";
+    Terminate = "terminate", Io, Sig::Effect, Kinds::BITS, SIDE_EFFECTS, None,
+        "The invocation stops: it runs nothing more and is active for no later op (its quad is no longer whole); its earlier stores stand.";
+    IsHelperInvocation = "is_helper_invocation", Io, Sig::Nullary { sizes: BOOL }, Kinds::BOOL, 0, None,
+        "True iff the invocation has run `demote`. Not pure: it depends on where it runs relative to `demote`.";
 }
 
 impl Op {
@@ -536,6 +546,7 @@ pub fn markdown_table() -> String {
             Sig::Nullary { sizes } => format!("-> n, n in {sizes}"),
             Sig::LoadSlot => "-> declared type of `slot`".to_string(),
             Sig::StoreSlot => "declared type of `slot` ->".to_string(),
+            Sig::Effect => "->".to_string(),
         };
         let mut attrs = String::new();
         for (bit, c) in [
@@ -601,8 +612,9 @@ mod tests {
     #[test]
     fn op_count() {
         // 1 const + 16 int + 7 shift/logic + 10 compare + 15 float + 11 conversions
-        // + 1 bcsel + 16 bitfield + 8 subgroup + 4 quad + 4 derivative + 4 I/O.
-        assert_eq!(OPS.len(), 97);
+        // + 1 bcsel + 16 bitfield + 8 subgroup + 4 quad + 4 derivative + 4 I/O
+        // + 3 helper.
+        assert_eq!(OPS.len(), 100);
     }
 
     #[test]

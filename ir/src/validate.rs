@@ -595,6 +595,8 @@ impl Validator<'_> {
                     });
                 }
             }
+            // Sources and result are counted before (none of either).
+            Sig::Effect => {}
             Sig::LoadSlot | Sig::StoreSlot => {
                 let decls = match i.op {
                     crate::op::Op::LoadInput => &self.p.inputs,

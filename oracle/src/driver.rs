@@ -273,6 +273,18 @@ impl Driver {
                 d.invocations
             ));
         }
+        // What the ops alone need, before exporting (a fragment-only op
+        // cannot be exported at all).
+        let mut missing = std::collections::BTreeSet::new();
+        case.program.for_each_block(&mut |b| {
+            for i in &b.instrs {
+                missing.extend(spirv_export::op_needs(i.op).missing_from(&self.features));
+            }
+        });
+        if !missing.is_empty() {
+            let names: Vec<&str> = missing.into_iter().collect();
+            return Verdict::Unsupported(format!("the device lacks {}", names.join(", ")));
+        }
         let t = Instant::now();
         let module = match self.export(&case.program, d.invocations) {
             Ok(m) => m,
@@ -383,6 +395,7 @@ fn features_of(info: &DeviceInfo) -> spirv_export::Features {
         subgroup_shuffle: op("SHUFFLE"),
         subgroup_quad: op("QUAD"),
         compute_derivatives: info.extensions.compute_derivative_group_linear,
+        fragment_stage: false,
         float_controls: info.float_controls.available,
         subgroup_uniform_control_flow: info.extensions.shader_subgroup_uniform_control_flow,
         maximal_reconvergence: info.extensions.shader_maximal_reconvergence,

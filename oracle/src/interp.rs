@@ -200,6 +200,7 @@ pub(crate) fn run_hooked<H: Hook>(
         prev_block: [u32::MAX; 32],
         loops: Vec::new(),
         base: 0,
+        helpers: 0,
         steps: 0,
         budget: config.step_budget,
         outputs: vec![None; dispatch.invocations as usize * nslots],
@@ -211,6 +212,7 @@ pub(crate) fn run_hooked<H: Hook>(
         let n = (dispatch.invocations - base).min(config.simd);
         let mask = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
         m.base = base;
+        m.helpers = 0;
         m.cur_block = [u32::MAX; 32];
         m.hook.subgroup(base, mask);
         m.exec_list(&program.body, mask)?;
@@ -239,6 +241,8 @@ struct Machine<'a, H: Hook> {
     prev_block: [u32; 32],
     loops: Vec<LoopCtx>,
     base: u32,
+    /// Lanes of the current subgroup that ran `demote`.
+    helpers: u32,
     steps: u64,
     budget: u64,
     outputs: Vec<Option<u64>>,
@@ -284,7 +288,10 @@ impl<H: Hook> Machine<'_, H> {
             }
             match node {
                 CfNode::Block(b) => {
-                    self.exec_block(b, mask)?;
+                    mask = self.exec_block(b, mask)?;
+                    if mask == 0 {
+                        break;
+                    }
                     if let Some(j) = b.jump {
                         self.hook.jump(b, j, mask);
                         let ctx = self
@@ -335,7 +342,9 @@ impl<H: Hook> Machine<'_, H> {
         Ok(mask)
     }
 
-    fn exec_block(&mut self, b: &Block, mask: u32) -> Result<(), InterpError> {
+    /// Runs a block's phis and instructions; returns the lanes still
+    /// running at its end (those that did not `terminate`).
+    fn exec_block(&mut self, b: &Block, mask: u32) -> Result<u32, InterpError> {
         for l in lanes(mask) {
             self.prev_block[l] = self.cur_block[l];
             self.cur_block[l] = b.id.0;
@@ -373,8 +382,12 @@ impl<H: Hook> Machine<'_, H> {
                 w: self.w,
             };
             self.hook.instr(lanes, instr, mask);
+            if instr.op == Op::Terminate {
+                // Every lane running here stops, for the rest of the program.
+                return Ok(0);
+            }
         }
-        Ok(())
+        Ok(mask)
     }
 
     fn exec_instr(&mut self, i: &Instr, mask: u32) -> Result<(), InterpError> {
@@ -420,6 +433,14 @@ impl<H: Hook> Machine<'_, H> {
     }
 
     fn exec_io(&mut self, i: &Instr, mask: u32) {
+        match i.op {
+            Op::Demote => {
+                self.helpers |= mask;
+                return;
+            }
+            Op::Terminate => return,
+            _ => {}
+        }
         for l in lanes(mask) {
             let inv = self.base + l as u32;
             let v = match i.op {
@@ -427,6 +448,8 @@ impl<H: Hook> Machine<'_, H> {
                 Op::LoadUniform => self.dispatch.uniforms[i.imm as usize],
                 Op::InvocationId => inv as u64,
                 Op::SubgroupInvocation => l as u64,
+                Op::IsHelperInvocation => (self.helpers >> l & 1) as u64,
+                Op::StoreOutput if self.helpers >> l & 1 == 1 => continue,
                 Op::StoreOutput => {
                     let x = self.val(i.srcs[0], l);
                     self.outputs[inv as usize * self.nslots + i.imm as usize] = Some(x);

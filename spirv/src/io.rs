@@ -255,3 +255,9 @@ pub(crate) fn store_output(e: &mut Emitter, i: &Instr) -> R {
     let one = e.u32c(1);
     e.store_word(out, at, one)
 }
+
+/// `demote`, `terminate`, `is_helper_invocation`: `export` refuses a
+/// program with one before emitting anything.
+pub(crate) fn fragment_only(_: &mut Emitter, i: &Instr) -> R {
+    Err(ExportError::FragmentOnly(i.op.name()))
+}

@@ -237,6 +237,11 @@ pub struct Features {
     /// `VK_KHR_compute_shader_derivatives` with
     /// `computeDerivativeGroupLinear` (`ddx_*`, `ddy_*` in compute).
     pub compute_derivatives: bool,
+    /// A fragment shader (`demote`, `terminate`, `is_helper_invocation`:
+    /// SPIR-V allows them in the Fragment execution model only). The
+    /// exporter makes compute shaders, so no module has this and a runner
+    /// offers it on no device.
+    pub fragment_stage: bool,
     /// The `SPV_KHR_float_controls` extension (Vulkan 1.2 or
     /// `VK_KHR_shader_float_controls`), when some float mode is requested.
     pub float_controls: bool,
@@ -261,6 +266,7 @@ impl Features {
             (self.subgroup_shuffle, "subgroup_shuffle"),
             (self.subgroup_quad, "subgroup_quad"),
             (self.compute_derivatives, "compute_derivatives"),
+            (self.fragment_stage, "fragment_stage"),
             (self.float_controls, "float_controls"),
             (
                 self.subgroup_uniform_control_flow,
@@ -299,6 +305,7 @@ pub fn op_needs(op: ir::Op) -> Features {
             f.subgroup_shuffle = true;
         }
         DdxFine | DdxCoarse | DdyFine | DdyCoarse => f.compute_derivatives = true,
+        Demote | Terminate | IsHelperInvocation => f.fragment_stage = true,
         _ => {}
     }
     f
@@ -353,6 +360,9 @@ pub enum ExportError {
     /// The invocation count is outside 1..=1024.
     #[error("invocations must be in 1..=1024, not {0}")]
     BadInvocations(u32),
+    /// The program has an op only a fragment shader may have.
+    #[error("`{0}` needs a fragment shader; the export makes compute shaders")]
+    FragmentOnly(&'static str),
     /// The program has derivatives and the invocation count is not a
     /// multiple of 4 (`DerivativeGroupLinearKHR` needs whole quads).
     #[error("derivatives need whole quads: the invocation count must be a multiple of 4, not {0}")]
@@ -371,6 +381,17 @@ impl From<rspirv::dr::Error> for ExportError {
 /// Exports a valid program as a SPIR-V compute module.
 pub fn export(program: &ir::Program, opts: &ExportOptions) -> Result<Module, ExportError> {
     ir::validate(program)?;
+    let mut fragment_only = None;
+    program.for_each_block(&mut |b| {
+        fragment_only = fragment_only.or(b
+            .instrs
+            .iter()
+            .find(|i| op_needs(i.op).fragment_stage)
+            .map(|i| i.op.name()));
+    });
+    if let Some(op) = fragment_only {
+        return Err(ExportError::FragmentOnly(op));
+    }
     if !(1..=ir::dispatch::MAX_INVOCATIONS).contains(&opts.invocations) {
         return Err(ExportError::BadInvocations(opts.invocations));
     }

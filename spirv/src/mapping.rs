@@ -209,6 +209,12 @@ mappings! {
         "One workgroup: the local index is the global one.";
     StoreOutput, Canon, io::store_output, "`OpStore` of words `4 * (i * NO + slot)` + 0, 1, 2 of `outputs`: the low word, the high word (0 below 64 bits), the written flag 1.",
         "`docs/vulkan-abi.md`; the last store wins, as in the IR.";
+    Demote, Canon, io::fragment_only, "None: `export` refuses the program (`OpDemoteToHelperInvocation` is for fragment shaders).",
+        "SPIR-V allows it in the Fragment execution model only; the modules are compute shaders.";
+    Terminate, Canon, io::fragment_only, "None: `export` refuses the program (`OpTerminateInvocation` is for fragment shaders).",
+        "As `demote`.";
+    IsHelperInvocation, Canon, io::fragment_only, "None: `export` refuses the program (`OpIsHelperInvocationEXT` is for fragment shaders).",
+        "As `demote`.";
 }
 
 /// The mapping row of an op.

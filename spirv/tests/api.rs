@@ -350,3 +350,23 @@ fn derivatives_declare_their_extension_and_need_whole_quads() {
         ["subgroup_shuffle", "subgroup_quad"]
     );
 }
+
+#[test]
+fn helper_invocations_need_a_fragment_shader() {
+    let p = parse(
+        "shader: helpers
+decl_output 0 i32
+impl main {
+	block b0:
+	1 %0 = @is_helper_invocation ()
+	32 %1 = b2i32 %0
+	@store_output (%1) (slot=0)
+}
+",
+    );
+    assert_eq!(
+        export(&p, &ExportOptions::new(8)),
+        Err(ExportError::FragmentOnly("is_helper_invocation"))
+    );
+    assert!(spirv_export::op_needs(ir::Op::Demote).fragment_stage);
+}

@@ -304,6 +304,7 @@ bug_tests! {
     reduces_spill_fill_without_nomask => "spill-fill-without-nomask",
     reduces_spill_first_half_mask => "spill-first-half-mask",
     reduces_gcm_sinks_convergent => "gcm-sinks-convergent",
+    reduces_helper_store_unpredicated => "helper-store-unpredicated",
 }
 
 #[test]

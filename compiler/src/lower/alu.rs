@@ -111,7 +111,8 @@ impl Lower<'_> {
             LoadConst | Ballot | VoteAny | VoteAll | VoteIeq | ReadFirstInvocation
             | ReadInvocation | SubgroupInvocation | Elect | LoadInput | LoadUniform
             | InvocationId | StoreOutput | QuadBroadcast | QuadSwapHorizontal
-            | QuadSwapVertical | QuadSwapDiagonal | DdxFine | DdxCoarse | DdyFine | DdyCoarse => {
+            | QuadSwapVertical | QuadSwapDiagonal | DdxFine | DdxCoarse | DdyFine | DdyCoarse
+            | Demote | Terminate | IsHelperInvocation => {
                 unreachable!("{} is not an ALU op", i.op.name())
             }
         }

@@ -234,6 +234,16 @@ crate::points! {
     /// qword-strided containers: copied to packed dwords first.
     QUAD_REPACKED_SOURCE = "lowering/quad/repacked-source",
 
+    // Helper invocations (helper.rs).
+    /// demote: the active lanes' live-mask dwords cleared.
+    HELPER_DEMOTE = "lowering/helper/demote",
+    /// terminate: a HALT of the active lanes to the EOT.
+    HELPER_TERMINATE = "lowering/helper/terminate-halt",
+    /// is_helper_invocation: the live mask compared with 0.
+    HELPER_IS_HELPER = "lowering/helper/is-helper-invocation",
+    /// A store predicated on the live mask (the program demotes).
+    HELPER_STORE_PREDICATED = "lowering/helper/store-predicated",
+
     // Inputs and outputs (io.rs).
     /// A boolean input or uniform: loaded as a dword and compared != 0.
     IO_LOAD_BOOL = "lowering/io/load-bool-compare",

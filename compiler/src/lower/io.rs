@@ -92,6 +92,7 @@ impl Lower<'_> {
                 self.set(d.id, Val::Grf(l));
             }
             Op::StoreOutput => self.store(i),
+            Op::Demote | Op::Terminate | Op::IsHelperInvocation => self.helper(i),
             other => unreachable!("{} is not an I/O op", other.name()),
         }
     }
@@ -129,6 +130,11 @@ impl Lower<'_> {
             addr: a.reg,
             data: data.reg,
         });
+        // Helpers store nothing (brw_emit_predicate_on_sample_mask). Injected
+        // bug (BUGS.md: helper-store-unpredicated): the predicate is left off.
+        if self.live.is_some() && !self.bugs.has(crate::bugs::Bug::HelperStoreUnpredicated) {
+            self.predicate_on_live(&mut s);
+        }
         self.v.insts.push(s);
     }
 }

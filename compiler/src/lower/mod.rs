@@ -19,6 +19,7 @@ pub mod cov;
 #[cfg(test)]
 mod cov_tests;
 pub mod emit;
+mod helper;
 mod intmath;
 mod io;
 mod quad;
@@ -70,6 +71,11 @@ pub(crate) struct Lower<'a> {
     pub(crate) out_addr: Option<Loc>,
     /// Lane index within the thread (0..W-1).
     pub(crate) lane_id: Option<Loc>,
+    /// Per lane, ~0 until the lane demotes and 0 after (brw's live-pixel
+    /// mask, kept in a GRF): made when the program demotes or asks.
+    pub(crate) live: Option<Loc>,
+    /// The HALTs of `terminate`, whose target is the EOT.
+    pub(crate) halts: Vec<usize>,
     /// Flag-strategy state.
     pub(crate) flags: boolean::FlagPool,
     /// Injected bugs (lowering's decision points read this).
@@ -102,6 +108,8 @@ pub fn lower(p: &Program, opts: &CompileOptions) -> Result<VProgram, CompileErro
         in_addr: None,
         out_addr: None,
         lane_id: None,
+        live: None,
+        halts: vec![],
         flags: boolean::FlagPool::new(opts.simd, boolean::flag_resident(p, opts.strategy)),
         bugs: opts.bugs,
     };
@@ -202,6 +210,16 @@ impl<'a> Lower<'a> {
             &[view(ids, RegType::UD), imm(w as u64 - 1, RegType::UD)],
         );
         self.lane_id = Some(lane);
+        let mut helpers = false;
+        self.p.for_each_block(&mut |b| {
+            helpers |= b
+                .instrs
+                .iter()
+                .any(|i| matches!(i.op, ir::Op::Demote | ir::Op::IsHelperInvocation));
+        });
+        if helpers {
+            self.live = Some(self.live_mask());
+        }
         if !self.p.inputs.is_empty() {
             let a = self.new_loc(4);
             let stride = 8 * self.p.inputs.len() as u64;
@@ -228,6 +246,10 @@ impl<'a> Lower<'a> {
         let mut end = Instruction::new(Opcode::Send, 8);
         end.msg = Some(eu::Message::End { payload: 0 });
         end.eot = true;
+        let at = self.v.insts.len() as u32;
+        for &h in &self.halts {
+            self.v.insts[h].uip = Some(at);
+        }
         self.v.insts.push(end);
     }
 

@@ -30,6 +30,9 @@
 //! (convergent) are pinned: a lane newly running one could read a
 //! neighbour that is not active.
 //!
+//! `is_helper_invocation` is pinned too: it reads what `demote` did, which
+//! another block may not have done yet.
+//!
 //! Pinned: subgroup ops (their values depend on the lanes active where they
 //! run, seed 004; NIR pins every non-CAN_REORDER intrinsic), ops that may be
 //! undefined (`idiv`, `f2i`, `bitfield_insert`, `read_invocation`, ...:
@@ -125,8 +128,10 @@ pub fn run(p: &mut Program, ctx: &IrCtx) -> bool {
                         cov::PINNED_CROSS_INVOCATION
                     } else if i.op.is_convergent() {
                         cov::PINNED_CONVERGENT
-                    } else {
+                    } else if i.op.may_be_undefined() {
                         cov::PINNED_UNDEFINED
+                    } else {
+                        cov::PINNED_INVOCATION_STATE
                     });
                 } else if (i.op.is_cross_invocation() || reads_quad) && !i.op.has_side_effects() {
                     cross[d.id.0 as usize] = i.op.is_cross_invocation();

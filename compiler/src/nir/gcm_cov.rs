@@ -36,6 +36,9 @@ crate::points! {
     /// A loop-invariant derivative stayed in its loop: the block it would
     /// go to may run on a non-uniform subset of the lanes.
     PINNED_UNIFORM_CONTROL_DIVERGENT = "ir:gcm/refuse/uniform-control-into-divergent-block",
+    /// `is_helper_invocation` with no sources stayed in its loop: it reads
+    /// whether the invocation has demoted, which may change in the loop.
+    PINNED_INVOCATION_STATE = "ir:gcm/refuse/pinned-invocation-state",
     /// An op that may be undefined (`idiv`, `f2i`, ...) with
     /// loop-invariant sources stayed in its loop: running it where the
     /// program did not could make a valid program invalid.

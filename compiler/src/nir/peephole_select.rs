@@ -17,7 +17,8 @@
 //! program invalid), quad ops (convergent: a lane of the other arm would
 //! read a neighbour that may not be active), derivatives (uniform-control:
 //! the block before the `if` may run a quad the arm never did; a quad of a
-//! partly filled dispatch, say), and ops that may be undefined (`idiv`,
+//! partly filled dispatch, say), `is_helper_invocation` (it reads what
+//! `demote` did), and ops that may be undefined (`idiv`,
 //! `f2i`, `bitfield_insert`, ...). Inner `if`s are converted first, so nested
 //! small `if`s collapse in one run.
 
@@ -83,6 +84,8 @@ fn arm(body: &[CfNode], bugs: BugSet) -> Result<&Block, Point> {
             cov::REFUSE_CONVERGENT
         } else if i.op.is_uniform_control() {
             cov::REFUSE_UNIFORM_CONTROL
+        } else if !i.op.may_be_undefined() {
+            cov::REFUSE_INVOCATION_STATE
         } else {
             cov::REFUSE_UNDEFINED
         });
@@ -470,6 +473,36 @@ impl main {
                 ("ir:peephole-select/refuse/uniform-control", 1),
                 ("ir:peephole-select/refuse/convergent", 1),
             ])
+        );
+    }
+
+    #[test]
+    fn never_speculates_is_helper_invocation() {
+        // It reads what `demote` did: on the other arm's lanes it need not
+        // be what this arm would see.
+        let text = "shader: t
+decl_input 0 i32
+decl_output 0 bool
+impl main {
+	block b0:
+	32 %0 = @load_input () (slot=0)
+	32 %1 = load_const (0x00000000)
+	1 %2 = ieq %0, %1
+	if %2 {
+		block b1:
+		1 %3 = @is_helper_invocation ()
+	} else {
+		block b2:
+	}
+	block b3:
+	1 %4 = phi b1: %3, b2: %2
+	@store_output (%4) (slot=0)
+}
+";
+        check(super::run, text, text);
+        assert_eq!(
+            hits_of(super::run, &ctx(), text),
+            Hits::from([("ir:peephole-select/refuse/invocation-state", 1)])
         );
     }
 

@@ -22,6 +22,9 @@ crate::points! {
     /// An arm has a derivative: running it on the lanes of the other arm
     /// could put it in non-uniform control flow (seed 004: uniform-control).
     REFUSE_UNIFORM_CONTROL = "ir:peephole-select/refuse/uniform-control",
+    /// An arm has an op that reads the invocation's state
+    /// (`is_helper_invocation`: whether it ran `demote`).
+    REFUSE_INVOCATION_STATE = "ir:peephole-select/refuse/invocation-state",
     /// An arm has an op that may be undefined (`idiv`, `f2i`,
     /// `bitfield_insert`, ...).
     REFUSE_UNDEFINED = "ir:peephole-select/refuse/may-be-undefined",

@@ -134,6 +134,8 @@ enum Flow {
 enum Stop {
     Undefined,
     TooLong,
+    /// `terminate`: the outputs written so far stand.
+    Terminated,
 }
 
 struct Lane<'a> {
@@ -145,6 +147,8 @@ struct Lane<'a> {
     outputs: Vec<Option<u64>>,
     prev: Option<BlockId>,
     steps: u32,
+    /// Whether the invocation has demoted (its stores have no effect).
+    helper: bool,
 }
 
 /// Runs one invocation of `p` alone.
@@ -158,9 +162,10 @@ pub(crate) fn interpret(p: &Program, inputs: &[u64], uniforms: &[u64], invocatio
         outputs: vec![None; p.outputs.len()],
         prev: None,
         steps: 0,
+        helper: false,
     };
     match lane.list(&p.body) {
-        Ok(_) => Outcome::Outputs(lane.outputs),
+        Ok(_) | Err(Stop::Terminated) => Outcome::Outputs(lane.outputs),
         Err(Stop::Undefined) => Outcome::Undefined,
         Err(Stop::TooLong) => Outcome::TooLong,
     }
@@ -247,9 +252,17 @@ impl Lane<'_> {
                 Op::LoadUniform => self.uniforms[i.imm as usize],
                 Op::InvocationId => self.invocation,
                 Op::StoreOutput => {
-                    self.outputs[i.imm as usize] = Some(src(0));
+                    if !self.helper {
+                        self.outputs[i.imm as usize] = Some(src(0));
+                    }
                     return Ok(());
                 }
+                Op::Demote => {
+                    self.helper = true;
+                    return Ok(());
+                }
+                Op::Terminate => return Err(Stop::Terminated),
+                Op::IsHelperInvocation => self.helper as u64,
                 op => unreachable!("{op:?} is not a subgroup or I/O op"),
             },
         };

@@ -101,6 +101,15 @@ fn fit_to_drivers(
         let lacking: Vec<ir::Op> = ir::Op::all()
             .filter(|&op| !spirv_export::op_needs(op).missing_from(have).is_empty())
             .collect();
+        if generator.helpers && !have.fragment_stage {
+            generator.helpers = false;
+            if !quiet {
+                eprintln!(
+                    "note: {} runs compute shaders, which have no helper invocations: the generator leaves them out",
+                    driver.target_name()
+                );
+            }
+        }
         let dropped = generator.drop_ops(&lacking);
         if !dropped.is_empty() && !quiet {
             let names: Vec<&str> = dropped.iter().map(|op| op.name()).collect();

@@ -104,6 +104,9 @@ fn stats(config: &Config, first: u64, count: u64) -> String {
             ("mixed-width bool phi", s.mixed_width_bool_phis > 0),
             ("per-lane loop exit", s.non_uniform_loop_exits > 0),
             ("extra break/continue", s.jumps > 0),
+            ("quad op in a divergent if", s.divergent_quad_ops > 0),
+            ("demote", s.demotes > 0),
+            ("terminate", s.terminates > 0),
         ] {
             if hit {
                 *features.entry(name.into()).or_default() += 1;

@@ -7,7 +7,7 @@ use super::header::Decls;
 use super::memory::{self, Mem};
 use super::PResult;
 use crate::nir::op_from_nir_name;
-use crate::op::{Op, OpClass, Sig};
+use crate::op::{Op, OpClass};
 use crate::program::{Def, Instr, Phi, ValueId};
 use crate::types::mask;
 
@@ -234,7 +234,7 @@ pub(super) fn instr_line(c: &mut Cur, decls: &Decls, mem: &mut Mem) -> PResult<S
         }
     }
     c.end()?;
-    if matches!(op.info().sig, Sig::StoreSlot) != dest.is_none() {
+    if op.info().sig.has_dest() == dest.is_none() {
         return c.err(if dest.is_none() {
             format!("`{name}` defines a value: write `BITS %N = ...`")
         } else {

@@ -75,7 +75,7 @@ pub(crate) fn lowering(op: Op) -> Lowering {
         | ExtractI16 | Ballot | VoteAny | VoteAll | VoteIeq | ReadFirstInvocation
         | ReadInvocation | SubgroupInvocation | Elect | LoadInput | LoadUniform | InvocationId
         | StoreOutput | QuadBroadcast | QuadSwapHorizontal | QuadSwapVertical
-        | QuadSwapDiagonal => L::NotFloat,
+        | QuadSwapDiagonal | Demote | Terminate | IsHelperInvocation => L::NotFloat,
     }
 }
 

@@ -269,8 +269,7 @@ impl<'a> Tracker<'a> {
                 let inv = (self.base as usize + l) * self.nslots;
                 self.excl[inv + slot] = cause;
             }
-        } else {
-            let d = i.dest.expect("loads define a value");
+        } else if let Some(d) = i.dest {
             for l in lanes(mask) {
                 let t = self.extra(l);
                 self.set(d.id, l, t);

@@ -198,7 +198,12 @@ pub fn all_shapes() -> Vec<Shape> {
                 slot: None,
             })
         };
+        if spirv_export::op_needs(op).fragment_stage {
+            // Not in a compute shader (the export refuses the program).
+            continue;
+        }
         match info.sig {
+            Sig::Effect => {}
             Sig::Same { srcs, sizes } => {
                 for n in sizes.sizes() {
                     push(vec![n; srcs as usize], n);

@@ -121,7 +121,7 @@ impl SizeClasses {
                         }
                     }
                     Sig::StoreSlot => c.union(v(i.srcs[0]), Node::Output(i.imm)),
-                    Sig::Fixed32 { .. } | Sig::Nullary { .. } => {}
+                    Sig::Fixed32 { .. } | Sig::Nullary { .. } | Sig::Effect => {}
                 }
             }
         });
