@@ -309,6 +309,33 @@ fn crashes_and_compile_failures_mid_campaign_cost_one_case_each() {
     let o = farm(&a);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
     assert_eq!(stats(&clean)["verdicts"], serde_json::json!({"pass": 12}));
+    // The campaign's recorded generator config leaves out what lavapipe
+    // cannot run in a compute shader: helper invocations always, and the
+    // derivatives where, as in Mesa 22.3, it has no compute derivatives.
+    let campaign: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(clean.join("campaign.json")).unwrap())
+            .unwrap();
+    let generator = &campaign["generator"];
+    assert_eq!(generator["helpers"], false);
+    let ops: Vec<&str> = generator["ops"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o.as_str().unwrap())
+        .collect();
+    assert!(
+        ops.contains(&"quad_swap_diagonal") && ops.contains(&"iadd"),
+        "{ops:?}"
+    );
+    let derivatives = farm(&[
+        "run",
+        "corpus/quad_derivatives.sir",
+        "--target",
+        "vulkan",
+        "--json",
+    ]);
+    let runs_derivatives = json(&derivatives)["kind"] == "pass";
+    assert_eq!(ops.contains(&"ddx_fine"), runs_derivatives, "{ops:?}");
 
     // Every worker rejects its 2nd job and aborts at its 4th, so of each 4
     // cases (one worker's life) the 2nd is a compile failure and the 4th a
