@@ -340,10 +340,15 @@ impl Gen<'_> {
             self.b.set_phi_srcs(h, &srcs);
         }
         // Lanes leave at different iterations and keep their own values:
-        // after a non-uniform exit even a ballot differs between lanes.
+        // after a non-uniform exit even a ballot differs between lanes, and
+        // unless the loop kept its quads whole (its exit and jumps the same
+        // within each quad), the lanes of a quad may differ too.
         for v in header_vals {
             if divergent {
                 self.uniform[v.id.0 as usize] = false;
+            }
+            if !quad_whole {
+                self.quad_uniform[v.id.0 as usize] = false;
             }
             self.scopes.last_mut().expect("outer scope").push(v);
         }

@@ -67,8 +67,11 @@ fn reads_quads(p: &ir::Program) -> bool {
 
 fn build(e: &mut dyn Entropy, config: &Config, name: &str) -> (Case, GenStats, Features) {
     let mut features = config.features(e);
-    if config.max_invocations < 4 {
-        // No dispatch holds a whole quad.
+    // The fewest invocations of whole quads the config allows, if any.
+    let whole_quads = Some(config.min_invocations.max(1).next_multiple_of(4))
+        .filter(|&n| n <= config.max_invocations);
+    if whole_quads.is_none() {
+        // No dispatch the config allows holds only whole quads.
         features.ops.retain(|&op| !gen::needs_whole_quads(op));
     }
     let kept = features.clone();
@@ -80,12 +83,14 @@ fn build(e: &mut dyn Entropy, config: &Config, name: &str) -> (Case, GenStats, F
     let (program, stats) = g.program(ninputs, nuniforms, noutputs);
     let mut invocations =
         values::invocation_count(e, config.min_invocations, config.max_invocations);
-    if reads_quads(&program) {
-        // Whole quads: quad ops and derivatives read all four lanes.
+    if let Some(fewest) = whole_quads.filter(|_| reads_quads(&program)) {
+        // Whole quads: quad ops and derivatives read all four lanes. The
+        // nearest multiple of 4 within [min, max].
         invocations = invocations.next_multiple_of(4);
         if invocations > config.max_invocations {
             invocations -= 4;
         }
+        invocations = invocations.max(fewest);
     }
     let inputs = program
         .inputs

@@ -78,3 +78,43 @@ fn stats_are_deterministic() {
     let c = Config::default();
     assert_eq!(generate_with_stats(42, &c).1, generate_with_stats(42, &c).1);
 }
+
+/// Whether the program has a quad op or derivative.
+fn reads_quads(p: &ir::Program) -> bool {
+    let mut found = false;
+    p.for_each_block(&mut |b| {
+        found |= b
+            .instrs
+            .iter()
+            .any(|i| i.op.is_convergent() || i.op.is_uniform_control())
+    });
+    found
+}
+
+#[test]
+fn quad_ops_get_whole_quads_within_the_invocation_bounds() {
+    // [5, 9] holds one multiple of 4 (8): a case with a quad op gets 8
+    // invocations. [5, 7] and [9, 9] hold none: no case has one.
+    let bounded = |min, max| Config {
+        min_invocations: min,
+        max_invocations: max,
+        ..Config::default()
+    };
+    let (mut with_quads, mut without) = (0, 0);
+    for seed in 0..300 {
+        let case = generate(seed, &bounded(5, 9));
+        let n = case.dispatch.as_ref().unwrap().invocations;
+        assert!((5..=9).contains(&n), "seed {seed}: {n}");
+        if reads_quads(&case.program) {
+            assert_eq!(n, 8, "seed {seed}");
+            with_quads += 1;
+        } else {
+            without += 1;
+        }
+        for (min, max) in [(5, 7), (9, 9)] {
+            let case = generate(seed, &bounded(min, max));
+            assert!(!reads_quads(&case.program), "seed {seed}, [{min}, {max}]");
+        }
+    }
+    assert!(with_quads > 0 && without > 0, "{with_quads} {without}");
+}

@@ -52,6 +52,8 @@ pub(crate) struct Tracker<'a> {
     release: [usize; 32],
     /// Lanes rejoining after an uncertain path: the phis of the next block.
     rejoin: u32,
+    /// Lanes of the subgroup that ran `demote`.
+    helpers: u32,
     /// Open `if` (false) and loop (true) frames.
     frames: Vec<bool>,
     uni: Uniformity,
@@ -82,6 +84,7 @@ impl<'a> Tracker<'a> {
             ctrl: [None; 32],
             release: [CERTAIN; 32],
             rejoin: 0,
+            helpers: 0,
             frames: Vec::new(),
             uni: Uniformity::new(g.reconvergence, shape.tangled_ops),
         }
@@ -201,7 +204,21 @@ impl<'a> Tracker<'a> {
             .srcs
             .get(1)
             .map_or(0, |&x| lanes_v.get(x, mask.trailing_zeros() as usize));
-        let shared = self.wandering();
+        // A broadcast's index is read in every lane (as `read_invocation`'s),
+        // and lanes that run the op together only in uniform control flow
+        // tangle it as they do a subgroup op.
+        let index_taint = i.srcs.get(1).map_or(Taint::CLEAN, |&x| {
+            lanes(mask)
+                .map(|l| self.get(x, l))
+                .find(|t| !t.is_clean())
+                .map_or(Taint::CLEAN, Taint::hard)
+        });
+        let tangle = if self.uni.tangled() {
+            Taint::any(Relaxation::Tangle)
+        } else {
+            Taint::CLEAN
+        };
+        let shared = self.wandering().or(index_taint).or(tangle);
         for l in lanes(mask) {
             let t = match ir::quad::read(i.op, l, index).expect("a quad op") {
                 QuadRead::Lane(r) => self.get(a, r),
@@ -262,9 +279,12 @@ impl<'a> Tracker<'a> {
     }
 
     fn io(&mut self, i: &Instr, mask: u32) {
-        if i.op == Op::StoreOutput {
+        if i.op == Op::Demote {
+            self.helpers |= mask;
+        } else if i.op == Op::StoreOutput {
             let slot = i.imm as usize;
-            for l in lanes(mask) {
+            // A helper's store has no effect: the earlier store's cause stands.
+            for l in lanes(mask & !self.helpers) {
                 let cause = store_cause(self.get(i.srcs[0], l), self.types[slot]).or(self.ctrl[l]);
                 let inv = (self.base as usize + l) * self.nslots;
                 self.excl[inv + slot] = cause;
@@ -286,6 +306,7 @@ impl Hook for Tracker<'_> {
         self.ctrl = [None; 32];
         self.release = [CERTAIN; 32];
         self.rejoin = 0;
+        self.helpers = 0;
         self.frames.clear();
         self.uni.subgroup(base / self.w as u32);
     }
