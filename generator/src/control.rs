@@ -59,17 +59,11 @@ impl Gen<'_> {
     /// `is_helper_invocation` (a boolean for later ops), `demote`, or where
     /// the case has no quad ops or the quads stay whole, `terminate`.
     fn helper_statement(&mut self) {
-        let quad_ops = self
-            .f
-            .ops
-            .iter()
-            .any(|&op| crate::gen::needs_whole_quads(op));
+        let quad_ops = self.f.ops.iter().any(|op| op.reads_quad());
         let may_terminate = self.quad_divergence == 0 || !quad_ops;
         match self.e.below(if may_terminate { 3 } else { 2 }) {
             0 => {
-                let v = self.emit(Op::IsHelperInvocation, 1, &[]);
-                self.uniform[v.0 as usize] = false;
-                self.quad_uniform[v.0 as usize] = false;
+                self.emit(Op::IsHelperInvocation, 1, &[]);
             }
             1 => {
                 self.stats.demotes += 1;
@@ -281,11 +275,7 @@ impl Gen<'_> {
         // quads whole do.
         let quad_whole = self.quad_divergence == 0
             && self.is_quad_uniform(bound)
-            && self
-                .f
-                .ops
-                .iter()
-                .any(|&op| crate::gen::needs_whole_quads(op))
+            && self.f.ops.iter().any(|op| op.reads_quad())
             && self.e.chance(1, 2);
         self.divergence += 1;
         self.quad_divergence += !quad_whole as u32;

@@ -110,12 +110,6 @@ pub(crate) struct Gen<'e> {
     pub(crate) echoes: Vec<Echo>,
 }
 
-/// Quad ops and derivatives: they read their quad's other lanes, which must
-/// be active (the generator's placement is their guard).
-pub(crate) fn needs_whole_quads(op: Op) -> bool {
-    op.is_convergent() || op.is_uniform_control()
-}
-
 impl<'e> Gen<'e> {
     pub(crate) fn new(e: &'e mut dyn Entropy, f: Features, name: &str) -> Gen<'e> {
         let fuel = f.instrs;
@@ -186,7 +180,7 @@ impl<'e> Gen<'e> {
     /// where every quad is whole (no enclosing loop, no `if` whose condition
     /// may differ within a quad).
     pub(crate) fn valid_here(&self, op: Op) -> bool {
-        !needs_whole_quads(op) || self.quad_divergence == 0
+        !op.reads_quad() || self.quad_divergence == 0
     }
 
     /// The kind an op's result has: the op table's result kind, a boolean
@@ -227,7 +221,7 @@ impl<'e> Gen<'e> {
         if op.is_cross_invocation() && self.divergence > 0 {
             self.stats.divergent_subgroup_ops += 1;
         }
-        if needs_whole_quads(op) && self.divergence > 0 {
+        if op.reads_quad() && self.divergence > 0 {
             self.stats.divergent_quad_ops += 1;
         }
         let quad_uniform = match op.info().class {

@@ -27,7 +27,7 @@ pub fn has_guard(op: Op) -> bool {
             | ExtractI16
             | ReadInvocation
             | QuadBroadcast
-    ) || crate::gen::needs_whole_quads(op)
+    ) || op.reads_quad()
 }
 
 impl Gen<'_> {

@@ -58,13 +58,6 @@ pub fn generate_from_bytes(u: &mut arbitrary::Unstructured, config: &Config) -> 
     build(&mut e, config, "fuzz").0
 }
 
-/// Whether the program has a quad op or derivative.
-fn reads_quads(p: &ir::Program) -> bool {
-    let mut found = false;
-    p.for_each_block(&mut |b| found |= b.instrs.iter().any(|i| gen::needs_whole_quads(i.op)));
-    found
-}
-
 fn build(e: &mut dyn Entropy, config: &Config, name: &str) -> (Case, GenStats, Features) {
     let mut features = config.features(e);
     // The fewest invocations of whole quads the config allows, if any.
@@ -72,7 +65,7 @@ fn build(e: &mut dyn Entropy, config: &Config, name: &str) -> (Case, GenStats, F
         .filter(|&n| n <= config.max_invocations);
     if whole_quads.is_none() {
         // No dispatch the config allows holds only whole quads.
-        features.ops.retain(|&op| !gen::needs_whole_quads(op));
+        features.ops.retain(|op| !op.reads_quad());
     }
     let kept = features.clone();
     let edge = features.knobs.edge_percent;
@@ -83,7 +76,9 @@ fn build(e: &mut dyn Entropy, config: &Config, name: &str) -> (Case, GenStats, F
     let (program, stats) = g.program(ninputs, nuniforms, noutputs);
     let mut invocations =
         values::invocation_count(e, config.min_invocations, config.max_invocations);
-    if let Some(fewest) = whole_quads.filter(|_| reads_quads(&program)) {
+    if let Some(fewest) =
+        whole_quads.filter(|_| program.find_instr(|i| i.op.reads_quad()).is_some())
+    {
         // Whole quads: quad ops and derivatives read all four lanes. The
         // nearest multiple of 4 within [min, max].
         invocations = invocations.next_multiple_of(4);

@@ -194,7 +194,7 @@ fn op_swap(c: &mut Case, e: &mut dyn Entropy) -> bool {
         Op::all()
             .filter(|&o| o != i.op && generated(o) && fits(o, dest, &srcs))
             .filter(|&o| o.is_cross_invocation() == i.op.is_cross_invocation())
-            .filter(|&o| crate::gen::needs_whole_quads(o) == crate::gen::needs_whole_quads(i.op))
+            .filter(|&o| o.reads_quad() == i.op.reads_quad())
             .collect()
     };
     let pred = |i: &Instr| generated(i.op) && !peers(i).is_empty();

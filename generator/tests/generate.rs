@@ -81,14 +81,7 @@ fn stats_are_deterministic() {
 
 /// Whether the program has a quad op or derivative.
 fn reads_quads(p: &ir::Program) -> bool {
-    let mut found = false;
-    p.for_each_block(&mut |b| {
-        found |= b
-            .instrs
-            .iter()
-            .any(|i| i.op.is_convergent() || i.op.is_uniform_control())
-    });
-    found
+    p.find_instr(|i| i.op.reads_quad()).is_some()
 }
 
 #[test]

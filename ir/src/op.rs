@@ -511,6 +511,12 @@ impl Op {
     pub fn is_uniform_control(self) -> bool {
         self.info().flags & UNIFORM_CONTROL != 0
     }
+
+    /// Reads other lanes of its quad (a quad op or a derivative; `ir::quad`
+    /// says which), so every lane it reads must be active.
+    pub fn reads_quad(self) -> bool {
+        self.is_convergent() || self.is_uniform_control()
+    }
 }
 
 /// The op table as a Markdown document (checked in as ir/OPS.md).

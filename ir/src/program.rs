@@ -130,17 +130,21 @@ pub struct Program {
 }
 
 impl Program {
-    /// The constant `v` holds, if a `load_const` defines it.
-    pub fn const_value(&self, v: ValueId) -> Option<u64> {
+    /// The first instruction, in program order, for which `f` holds.
+    pub fn find_instr(&self, f: impl Fn(&Instr) -> bool) -> Option<&Instr> {
         let mut found = None;
         self.for_each_block(&mut |b| {
-            for i in &b.instrs {
-                if i.op == crate::op::Op::LoadConst && i.dest.is_some_and(|d| d.id == v) {
-                    found = Some(i.imm);
-                }
+            if found.is_none() {
+                found = b.instrs.iter().find(|&i| f(i));
             }
         });
         found
+    }
+
+    /// The constant `v` holds, if a `load_const` defines it.
+    pub fn const_value(&self, v: ValueId) -> Option<u64> {
+        self.find_instr(|i| i.op == Op::LoadConst && i.dest.is_some_and(|d| d.id == v))
+            .map(|i| i.imm)
     }
 
     /// Calls `f` on every block, in program order.

@@ -490,9 +490,10 @@ impl<H: Hook> Machine<'_, H> {
             _ => 0,
         };
         let active = |l: usize| mask & (1 << l) != 0;
-        let mut out = [0u64; 32];
         for l in lanes(mask) {
-            out[l] = match ir::quad::read(i.op, l, index).expect("a quad op") {
+            // SSA: the result is not the source, so lanes written earlier
+            // do not change what later lanes read.
+            let v = match ir::quad::read(i.op, l, index).expect("a quad op") {
                 QuadRead::Lane(r) if active(r) => self.val(i.srcs[0], r),
                 QuadRead::Lane(_) => return Err(invalid(self, l, "the lane read is not active")),
                 QuadRead::Difference { plus, minus } => {
@@ -505,15 +506,13 @@ impl<H: Hook> Machine<'_, H> {
                     ir::quad::difference(self.val(a, plus), self.val(a, minus))
                 }
             };
-        }
-        for l in lanes(mask) {
-            self.set(d.id, l, out[l]);
+            self.set(d.id, l, v);
         }
         Ok(())
     }
 
     fn exec_subgroup(&mut self, i: &Instr, mask: u32) -> Result<(), InterpError> {
-        if ir::quad::read(i.op, 0, 0).is_some() {
+        if i.op.reads_quad() {
             return self.exec_quad(i, mask);
         }
         let d = i.dest.expect("subgroup ops define a value");

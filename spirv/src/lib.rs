@@ -381,16 +381,8 @@ impl From<rspirv::dr::Error> for ExportError {
 /// Exports a valid program as a SPIR-V compute module.
 pub fn export(program: &ir::Program, opts: &ExportOptions) -> Result<Module, ExportError> {
     ir::validate(program)?;
-    let mut fragment_only = None;
-    program.for_each_block(&mut |b| {
-        fragment_only = fragment_only.or(b
-            .instrs
-            .iter()
-            .find(|i| op_needs(i.op).fragment_stage)
-            .map(|i| i.op.name()));
-    });
-    if let Some(op) = fragment_only {
-        return Err(ExportError::FragmentOnly(op));
+    if let Some(i) = program.find_instr(|i| op_needs(i.op).fragment_stage) {
+        return Err(ExportError::FragmentOnly(i.op.name()));
     }
     if !(1..=ir::dispatch::MAX_INVOCATIONS).contains(&opts.invocations) {
         return Err(ExportError::BadInvocations(opts.invocations));

@@ -12,16 +12,9 @@ use spirv_export::{export, ExportError, ExportOptions, FloatControls};
 /// Whether the case has an op only a fragment shader may have (the export
 /// refuses it).
 fn fragment_only(case: &ir::Case) -> bool {
-    let mut found = false;
-    case.program.for_each_block(&mut |b| {
-        found |= b.instrs.iter().any(|i| {
-            matches!(
-                i.op,
-                ir::Op::Demote | ir::Op::Terminate | ir::Op::IsHelperInvocation
-            )
-        })
-    });
-    found
+    case.program
+        .find_instr(|i| spirv_export::op_needs(i.op).fragment_stage)
+        .is_some()
 }
 
 #[test]

@@ -210,14 +210,10 @@ impl<'a> Lower<'a> {
             &[view(ids, RegType::UD), imm(w as u64 - 1, RegType::UD)],
         );
         self.lane_id = Some(lane);
-        let mut helpers = false;
-        self.p.for_each_block(&mut |b| {
-            helpers |= b
-                .instrs
-                .iter()
-                .any(|i| matches!(i.op, ir::Op::Demote | ir::Op::IsHelperInvocation));
-        });
-        if helpers {
+        let helpers = self
+            .p
+            .find_instr(|i| matches!(i.op, ir::Op::Demote | ir::Op::IsHelperInvocation));
+        if helpers.is_some() {
             self.live = Some(self.live_mask());
         }
         if !self.p.inputs.is_empty() {

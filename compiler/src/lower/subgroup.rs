@@ -254,7 +254,7 @@ impl Lower<'_> {
     pub(crate) fn subgroup(&mut self, i: &Instr) {
         let d = i.dest.expect("subgroup ops define a value");
         match i.op {
-            _ if ir::quad::read(i.op, 0, 0).is_some() => self.quad(i),
+            _ if i.op.reads_quad() => self.quad(i),
             Op::VoteAny | Op::VoteAll if self.flags.is_resident(d.id) => self.vote_into_flag(i),
             Op::Ballot | Op::VoteAny | Op::VoteAll => {
                 let c = self.bool_src(i.srcs[0]);

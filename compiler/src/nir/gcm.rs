@@ -79,9 +79,6 @@ pub fn run(p: &mut Program, ctx: &IrCtx) -> bool {
     // instruction and each pinned subgroup op, its block, and how it may
     // move.
     let mut order: Vec<(ValueId, usize, Motion)> = Vec::new();
-    // Whether each pinned op depends on the set of active lanes (a ballot,
-    // a vote, ...), not only on its quad's lanes being active.
-    let mut cross = vec![false; bound];
     // Block uniformity, computed when a derivative could leave a loop.
     let mut uniformity: Option<ir::uniformity::Uniformity> = None;
     p.for_each_block(&mut |b| {
@@ -105,7 +102,7 @@ pub fn run(p: &mut Program, ctx: &IrCtx) -> bool {
                 && ctx.bugs.has(Bug::GcmHoistsCrossInvocation);
             // Injected bug (BUGS.md: gcm-sinks-convergent): derivatives and
             // quad ops move like pure ops, sinking with their sources.
-            let reads_quad = i.op.is_convergent() || i.op.is_uniform_control();
+            let reads_quad = i.op.reads_quad();
             let unpinned = unpinned || reads_quad && ctx.bugs.has(Bug::GcmSinksConvergent);
             if !i.op.can_speculate() && !unpinned {
                 if i.op.is_uniform_control() && leaves_loop {
@@ -134,8 +131,8 @@ pub fn run(p: &mut Program, ctx: &IrCtx) -> bool {
                         cov::PINNED_INVOCATION_STATE
                     });
                 } else if (i.op.is_cross_invocation() || reads_quad) && !i.op.has_side_effects() {
-                    cross[d.id.0 as usize] = i.op.is_cross_invocation();
-                    order.push((d.id, bi, Motion::Pinned));
+                    let lane_set = i.op.is_cross_invocation();
+                    order.push((d.id, bi, Motion::Pinned { lane_set }));
                 }
                 continue;
             }
@@ -159,7 +156,7 @@ pub fn run(p: &mut Program, ctx: &IrCtx) -> bool {
         }
         acc
     };
-    for &(v, bi, motion) in order.iter().rev().filter(|o| o.2 != Motion::Pinned) {
+    for &(v, bi, motion) in order.iter().rev().filter(|o| !o.2.is_pinned()) {
         let start = match motion {
             Motion::EarlierOnly => bi,
             _ => late(&fin, v).unwrap_or(bi),
@@ -178,9 +175,9 @@ pub fn run(p: &mut Program, ctx: &IrCtx) -> bool {
     // on fewer lanes. Their users are placed already, and their sources
     // dominate their own block, so the injected bug may sink them last.
     for &(v, bi, motion) in &order {
-        if motion != Motion::Pinned {
+        let Motion::Pinned { lane_set } = motion else {
             continue;
-        }
+        };
         let Some(l) = late(&fin, v).filter(|&l| l != bi && cfg.dominates(bi, l)) else {
             continue;
         };
@@ -190,7 +187,6 @@ pub fn run(p: &mut Program, ctx: &IrCtx) -> bool {
         }
         // Injected bug (BUGS.md: gcm-sinks-cross-invocation): a subgroup
         // op sinks toward its uses like a pure one.
-        let lane_set = cross[v.0 as usize];
         if ctx.bugs.has(Bug::GcmSinksCrossInvocation) && lane_set {
             fin[v.0 as usize] = to;
         } else {
@@ -279,7 +275,17 @@ enum Motion {
     /// A derivative: hoisted out of loops into a uniform block, never sunk.
     EarlierOnly,
     /// Stays (a subgroup op, a quad op; recorded where it would sink).
-    Pinned,
+    Pinned {
+        /// It depends on the set of active lanes (a ballot, a vote, ...),
+        /// not only on its quad's lanes being active.
+        lane_set: bool,
+    },
+}
+
+impl Motion {
+    fn is_pinned(self) -> bool {
+        matches!(self, Motion::Pinned { .. })
+    }
 }
 
 /// Every use of each value: the user's value when the user is an

@@ -246,7 +246,7 @@ impl Lane<'_> {
                 Op::ReadInvocation if src(1) == 0 => src(0),
                 Op::ReadInvocation => return Err(Stop::Undefined),
                 // A lone invocation has no quad to read.
-                op if op.is_convergent() || op.is_uniform_control() => return Err(Stop::Undefined),
+                op if op.reads_quad() => return Err(Stop::Undefined),
                 Op::SubgroupInvocation => 0,
                 Op::LoadInput => self.inputs[i.imm as usize],
                 Op::LoadUniform => self.uniforms[i.imm as usize],

@@ -194,6 +194,25 @@ impl<'a> Tracker<'a> {
         }
     }
 
+    /// The hard form of the first taint `v` has in an active lane: a value
+    /// every lane reads (a vote's input, a lane index).
+    fn any_lane(&self, v: ValueId, mask: u32) -> Taint {
+        lanes(mask)
+            .map(|l| self.get(v, l))
+            .find(|t| !t.is_clean())
+            .map_or(Taint::CLEAN, Taint::hard)
+    }
+
+    /// What an op that runs its lanes together carries where they may not
+    /// all be together (uniformity records tangled).
+    fn tangle(&self) -> Taint {
+        if self.uni.tangled() {
+            Taint::any(Relaxation::Tangle)
+        } else {
+            Taint::CLEAN
+        }
+    }
+
     /// A quad op's lane carries the taint of the lane it reads; a
     /// derivative's, that of an `fsub` of the two lanes it reads.
     fn quad_op(&mut self, lanes_v: Lanes<'_>, i: &Instr, mask: u32) {
@@ -207,18 +226,11 @@ impl<'a> Tracker<'a> {
         // A broadcast's index is read in every lane (as `read_invocation`'s),
         // and lanes that run the op together only in uniform control flow
         // tangle it as they do a subgroup op.
-        let index_taint = i.srcs.get(1).map_or(Taint::CLEAN, |&x| {
-            lanes(mask)
-                .map(|l| self.get(x, l))
-                .find(|t| !t.is_clean())
-                .map_or(Taint::CLEAN, Taint::hard)
-        });
-        let tangle = if self.uni.tangled() {
-            Taint::any(Relaxation::Tangle)
-        } else {
-            Taint::CLEAN
-        };
-        let shared = self.wandering().or(index_taint).or(tangle);
+        let index_taint = i
+            .srcs
+            .get(1)
+            .map_or(Taint::CLEAN, |&x| self.any_lane(x, mask));
+        let shared = self.wandering().or(index_taint).or(self.tangle());
         for l in lanes(mask) {
             let t = match ir::quad::read(i.op, l, index).expect("a quad op") {
                 QuadRead::Lane(r) => self.get(a, r),
@@ -244,34 +256,23 @@ impl<'a> Tracker<'a> {
     }
 
     fn subgroup_op(&mut self, lanes_v: Lanes<'_>, i: &Instr, mask: u32) {
-        if ir::quad::read(i.op, 0, 0).is_some() {
+        if i.op.reads_quad() {
             return self.quad_op(lanes_v, i, mask);
         }
         let d = i.dest.expect("subgroup ops define a value");
         let first = mask.trailing_zeros() as usize;
-        let any_lane = |m: &Self, v: ValueId| {
-            lanes(mask)
-                .map(|l| m.get(v, l))
-                .find(|t| !t.is_clean())
-                .map_or(Taint::CLEAN, Taint::hard)
-        };
         let data = match i.op {
-            Op::Ballot | Op::VoteAny | Op::VoteAll | Op::VoteIeq => any_lane(self, i.srcs[0]),
+            Op::Ballot | Op::VoteAny | Op::VoteAll | Op::VoteIeq => self.any_lane(i.srcs[0], mask),
             Op::ReadFirstInvocation => self.get(i.srcs[0], first),
             Op::ReadInvocation => {
-                let idx = any_lane(self, i.srcs[1]);
+                let idx = self.any_lane(i.srcs[1], mask);
                 let read = lanes_v.get(i.srcs[1], first) as usize;
                 idx.or(self.get(i.srcs[0], read))
             }
             Op::Elect => Taint::CLEAN,
             other => unreachable!("{} is not a subgroup op", other.name()),
         };
-        let tangle = if self.uni.tangled() {
-            Taint::any(Relaxation::Tangle)
-        } else {
-            Taint::CLEAN
-        };
-        let t = data.or(self.wandering()).or(tangle);
+        let t = data.or(self.wandering()).or(self.tangle());
         for l in lanes(mask) {
             let tl = t.or(self.extra(l));
             self.set(d.id, l, tl);
