@@ -10,7 +10,8 @@ use std::str::FromStr;
 pub enum Strategy {
     /// Every boolean is a 32-bit 0/~0 value (Mesa's nir_lower_bool_to_int32).
     Bool32,
-    /// Every boolean is 16-bit (idea 1 of the 2019 thread).
+    /// Every boolean is 16-bit, packed a word per lane (idea 1 of the 2019
+    /// thread).
     Bool16,
     /// Each boolean keeps its comparison's width; widths are reconciled where
     /// they meet, as nir_lower_bool_to_bitsize does (idea 2).
@@ -29,7 +30,7 @@ impl Strategy {
     pub const fn doc(self) -> &'static str {
         match self {
             Strategy::Bool32 => "every boolean is a 32-bit 0/~0 value, the baseline (nir_lower_bool_to_int32)",
-            Strategy::Bool16 => "every boolean is a 16-bit 0/~0 value (idea 1 of the 2019 thread)",
+            Strategy::Bool16 => "every boolean is a 16-bit 0/~0 value, packed a word per lane (idea 1 of the 2019 thread)",
             Strategy::Native => "each boolean keeps its comparison's width; mixed widths are converted to the first operand's width (nir_lower_bool_to_bitsize, idea 2)",
             Strategy::Flag => "booleans live in flag subregisters and are combined with flag logic, materialized in a GRF only where a value is needed (idea 3)",
             Strategy::NativeMin => "as native, but mixed widths are combined at the smallest width, reading a 32-bit boolean's low word through a strided region instead of converting it (the thread's variant of idea 2)",

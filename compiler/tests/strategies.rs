@@ -3,7 +3,8 @@
 //! 64-bit compare feeding bcsel (lowering output, no passes, SIMD8).
 //! Checked by hand against the strategy rules in `compiler/src/lower/boolean.rs`:
 //! bool32 sign-extends the 16-bit CMP result and MOVs the low dword of the
-//! 64-bit one; bool16 narrows 32/64-bit results with a strided MOV; native
+//! 64-bit one; bool16 narrows 32/64-bit results with a strided MOV into
+//! packed words (`<1>W`, read back as `<8,8,1>W`); native
 //! converts to the first operand's width and reads the 64-bit result's low
 //! dword in place; flag CMPs straight into flag subregisters and combines
 //! them with flag logic, materializing only what is stored.
@@ -30,8 +31,8 @@ add(8) g6<1>UD g3<8,8,1>UD 0x00000008UD\n\
 send(8) g7 g6 ld.b32\n\
 mov(1) g8<1>UW 0x0005UW { align1 WE_all 1N };\n\
 mov(1) g9<1>UD 0x00000007UD { align1 WE_all 1N };\n\
-cmp.l.f0.0(8) g10<2>W g5<16,8,2>W g8<0,1,0>W\n\
-mov(8) g11<1>D g10<16,8,2>W\n\
+cmp.l.f0.0(8) g10<1>W g5<16,8,2>W g8<0,1,0>W\n\
+mov(8) g11<1>D g10<8,8,1>W\n\
 cmp.l.f0.0(8) g12<1>D g7<8,8,1>D g9<0,1,0>D\n\
 and(8) g13<1>D g11<8,8,1>D g12<8,8,1>D\n\
 mov(8) g14<1>D -g13<8,8,1>D\n\
@@ -52,11 +53,11 @@ add(8) g6<1>UD g3<8,8,1>UD 0x00000008UD\n\
 send(8) g7 g6 ld.b32\n\
 mov(1) g8<1>UW 0x0005UW { align1 WE_all 1N };\n\
 mov(1) g9<1>UD 0x00000007UD { align1 WE_all 1N };\n\
-cmp.l.f0.0(8) g10<2>W g5<16,8,2>W g8<0,1,0>W\n\
+cmp.l.f0.0(8) g10<1>W g5<16,8,2>W g8<0,1,0>W\n\
 cmp.l.f0.0(8) g11<1>D g7<8,8,1>D g9<0,1,0>D\n\
-mov(8) g12<2>W g11<16,8,2>W\n\
-and(8) g13<2>W g10<16,8,2>W g12<16,8,2>W\n\
-mov(8) g14<1>D -g13<16,8,2>W\n\
+mov(8) g12<1>W g11<16,8,2>W\n\
+and(8) g13<1>W g10<8,8,1>W g12<8,8,1>W\n\
+mov(8) g14<1>D -g13<8,8,1>W\n\
 send(8) null g4 g14 st.b8\n\
 send(8) null g0 end { align1 1Q EOT };\n\
 ";
@@ -74,11 +75,11 @@ add(8) g6<1>UD g3<8,8,1>UD 0x00000008UD\n\
 send(8) g7 g6 ld.b32\n\
 mov(1) g8<1>UW 0x0005UW { align1 WE_all 1N };\n\
 mov(1) g9<1>UD 0x00000007UD { align1 WE_all 1N };\n\
-cmp.l.f0.0(8) g10<2>W g5<16,8,2>W g8<0,1,0>W\n\
+cmp.l.f0.0(8) g10<1>W g5<16,8,2>W g8<0,1,0>W\n\
 cmp.l.f0.0(8) g11<1>D g7<8,8,1>D g9<0,1,0>D\n\
-mov(8) g13<2>W g11<16,8,2>W\n\
-and(8) g12<2>W g10<16,8,2>W g13<16,8,2>W\n\
-mov(8) g14<1>D -g12<16,8,2>W\n\
+mov(8) g13<1>W g11<16,8,2>W\n\
+and(8) g12<1>W g10<8,8,1>W g13<8,8,1>W\n\
+mov(8) g14<1>D -g12<8,8,1>W\n\
 send(8) null g4 g14 st.b8\n\
 send(8) null g0 end { align1 1Q EOT };\n\
 ";
@@ -99,10 +100,10 @@ add(8) g6<1>UD g3<8,8,1>UD 0x00000008UD\n\
 send(8) g7 g6 ld.b32\n\
 mov(1) g8<1>UW 0x0005UW { align1 WE_all 1N };\n\
 mov(1) g9<1>UD 0x00000007UD { align1 WE_all 1N };\n\
-cmp.l.f0.0(8) g10<2>W g5<16,8,2>W g8<0,1,0>W\n\
+cmp.l.f0.0(8) g10<1>W g5<16,8,2>W g8<0,1,0>W\n\
 cmp.l.f0.0(8) g11<1>D g7<8,8,1>D g9<0,1,0>D\n\
-and(8) g12<2>W g10<16,8,2>W g11<16,8,2>W\n\
-mov(8) g13<1>D -g12<16,8,2>W\n\
+and(8) g12<1>W g10<8,8,1>W g11<16,8,2>W\n\
+mov(8) g13<1>D -g12<8,8,1>W\n\
 send(8) null g4 g13 st.b8\n\
 send(8) null g0 end { align1 1Q EOT };\n\
 ";
@@ -166,8 +167,8 @@ send(8) g8 g7 ld.b32\n\
 mov(1) g9<1>UQ 0x0000000100000000UQ { align1 WE_all 1N };\n\
 mov(1) g10<1>UD 0x0000002aUD { align1 WE_all 1N };\n\
 cmp.l.f0.0(8) g11<1>UQ g5<4,4,1>UQ g9<0,1,0>UQ\n\
-mov(8) g13<2>W g11<16,4,4>W\n\
-mov.nz.f0.0(8) null<1>W g13<16,8,2>W\n\
+mov(8) g13<1>W g11<16,4,4>W\n\
+mov.nz.f0.0(8) null<1>W g13<8,8,1>W\n\
 (+f0.0) sel(8) g14<1>UD g8<8,8,1>UD g10<0,1,0>UD\n\
 send(8) null g4 g14 st.b32\n\
 send(8) null g0 end { align1 1Q EOT };\n\
@@ -212,4 +213,41 @@ send(8) null g4 g11 st.b32\n\
 send(8) null g0 end { align1 1Q EOT };\n\
 ";
     assert_eq!(lowered(CMP64_BCSEL, Strategy::Flag), want);
+}
+
+/// SIMD16: a 16-bit boolean is a packed word per lane, one GRF (g17, g20,
+/// g21 each take one register), where bool32's dword booleans take two
+/// (g18, g20, g22): the register pressure 16-bit booleans were to save.
+#[test]
+fn cmp16_iand32_simd16_register_footprint() {
+    const PROLOGUE: &str = "\
+and(16) g3<1>UD g1<8,8,1>UD 0x0000000fUD\n\
+mul(16) g5<1>UD g1<8,8,1>UD 0x0010UW\n\
+mul(16) g7<1>UD g1<8,8,1>UD 0x0008UW\n\
+send(16) g9 g5 ld.b16\n\
+add(16) g11<1>UD g5<8,8,1>UD 0x00000008UD\n\
+send(16) g13 g11 ld.b32\n\
+mov(1) g15<1>UW 0x0005UW { align1 WE_all 1N };\n\
+mov(1) g16<1>UD 0x00000007UD { align1 WE_all 1N };\n\
+cmp.l.f0.0(16) g17<1>W g9<16,8,2>W g15<0,1,0>W\n";
+    let bool16 = format!(
+        "{PROLOGUE}\
+cmp.l.f0.0(16) g18<1>D g13<8,8,1>D g16<0,1,0>D\n\
+mov(16) g20<1>W g18<16,8,2>W\n\
+and(16) g21<1>W g17<16,16,1>W g20<16,16,1>W\n\
+mov(16) g22<1>D -g21<16,16,1>W\n\
+send(16) null g7 g22 st.b8\n\
+send(8) null g0 end {{ align1 1Q EOT }};\n"
+    );
+    let bool32 = format!(
+        "{PROLOGUE}\
+mov(16) g18<1>D g17<16,16,1>W\n\
+cmp.l.f0.0(16) g20<1>D g13<8,8,1>D g16<0,1,0>D\n\
+and(16) g22<1>D g18<8,8,1>D g20<8,8,1>D\n\
+mov(16) g24<1>D -g22<8,8,1>D\n\
+send(16) null g7 g24 st.b8\n\
+send(8) null g0 end {{ align1 1Q EOT }};\n"
+    );
+    assert_eq!(common::lowered(CMP16_IAND32, Strategy::Bool16, 16), bool16);
+    assert_eq!(common::lowered(CMP16_IAND32, Strategy::Bool32, 16), bool32);
 }

@@ -15,8 +15,10 @@
 //! * into readers **anywhere** when the source is *pinned*: an immediate, a
 //!   register nobody writes (payload), or bytes whose every writer is a
 //!   masked instruction earlier in the copy's block with the copy's exec
-//!   size and group writing exactly the elements the copy reads, channel for
-//!   channel. The source then only changes together with the copy, so every
+//!   size and group writing, channel for channel, the element the copy
+//!   reads or one holding it (a dword CMP result whose low words a
+//!   narrowing copy reads). The source then only changes together with the
+//!   copy, so every
 //!   channel's copy of the value equals its source. A NoMask writer (which
 //!   would update channels the copy skips, d4015bcb388) or any writer
 //!   elsewhere makes the source unpinned. Readers between the source's first writer in the copy's
@@ -330,11 +332,25 @@ fn written_elems(i: &Instruction) -> Option<(Vec<u32>, u32)> {
         .flatten()
 }
 
+/// Whether, channel by channel, the element written (`outer`) holds the
+/// element read (`inner`): the same element, or the low word of a dword a
+/// CMP wrote that a narrowing copy reads (`<16,8,2>W` of `<1>D`).
+fn contains_per_channel(outer: Option<(Vec<u32>, u32)>, inner: Option<&(Vec<u32>, u32)>) -> bool {
+    let (Some((outer, osize)), Some((inner, isize))) = (outer, inner) else {
+        return false;
+    };
+    outer.len() == inner.len()
+        && outer
+            .iter()
+            .zip(inner)
+            .all(|(&o, &i)| o <= i && i + isize <= o + osize)
+}
+
 /// Whether the copy at `m` (block `[start, ..)`) may be propagated into
 /// readers anywhere in the program: every other write of its source bytes
 /// is a masked (not NoMask) instruction earlier in the same block with the
-/// copy's exec size and group, writing channel c's element exactly where
-/// the copy reads channel c's (or the source is an immediate or never
+/// copy's exec size and group, writing channel c's element where the copy
+/// reads channel c's, or around it (or the source is an immediate or never
 /// written). Then the source changes only together with the copy, channel
 /// by channel, so wherever the destination holds the copy's value the
 /// source still holds the same bits.
@@ -380,7 +396,10 @@ fn pinning(
         if wi.we_all {
             return Err(cov::SCOPE_NOMASK_WRITER);
         }
-        if !(wi.exec_size == mv.exec_size && wi.group == mv.group && written_elems(wi) == want) {
+        if !(wi.exec_size == mv.exec_size
+            && wi.group == mv.group
+            && contains_per_channel(written_elems(wi), want.as_ref()))
+        {
             return Err(cov::SCOPE_WRITER_SHAPE);
         }
     }
@@ -638,6 +657,24 @@ mod tests {
             "mov(8) g6<1>D 0D\nmov(8) g7<1>D 0D\nL0:\ncmp.nz.f0.1(8) null<1>D g7<8,8,1>D 0D\n(+f0.1) add(8) g6<1>D g6<8,8,1>D g4<8,8,1>D\nadd(8) g5<1>D g3<8,8,1>D g7<8,8,1>D\nmov(8) g4<1>D g5<8,8,1>D\nadd(8) g7<1>D g7<8,8,1>D 1D\ncmp.l.f0.0(8) null<1>D g7<8,8,1>D 3D\n(+f0.0) while(8) JIP: L0\n",
             "mov(8) g6<1>D 0D\nmov(8) g7<1>D 0D\nL0:\ncmp.nz.f0.1(8) null<1>D g7<8,8,1>D 0D\n(+f0.1) add(8) g6<1>D g6<8,8,1>D g5<8,8,1>D\nadd(8) g5<1>D g3<8,8,1>D g7<8,8,1>D\nmov(8) g4<1>D g5<8,8,1>D\nadd(8) g7<1>D g7<8,8,1>D 1D\ncmp.l.f0.0(8) null<1>D g7<8,8,1>D 3D\n(+f0.0) while(8) JIP: L0\n",
         );
+    }
+
+    #[test]
+    fn a_narrowing_copy_of_a_compare_is_pinned() {
+        // bool16's narrowing of a 32-bit CMP: the copy reads each channel's
+        // low word of the dword the CMP wrote for that channel, so the
+        // reader in the IF reads the CMP result directly.
+        golden(
+            "cmp.l.f0.0(8) g5<1>D g3<8,8,1>D 5D\nmov(8) g4<1>W g5<16,8,2>W\nmov(8) g6<1>D 0D\n(+f0.0) if(8) JIP: L0 UIP: L0\nmov(8) g6<1>D -g4<8,8,1>W\nL0:\nendif(8) JIP: L1\nL1:\n",
+            "cmp.l.f0.0(8) g5<1>D g3<8,8,1>D 5D\nmov(8) g4<1>W g5<16,8,2>W\nmov(8) g6<1>D 0D\n(+f0.0) if(8) JIP: L0 UIP: L0\nmov(8) g6<1>D -g5<16,8,2>W\nL0:\nendif(8) JIP: L1\nL1:\n",
+        );
+        // A copy reading dwords of packed words reads two channels' writes
+        // in one channel: not pinned, the reader in the IF keeps the copy.
+        let b = "add(8) g5<1>W g3<16,8,2>W 1W\nmov(8) g4<1>D g5<8,8,1>D\nmov(8) g6<1>D 0D\ncmp.l.f0.0(8) null<1>D g3<8,8,1>D 5D\n(+f0.0) if(8) JIP: L0 UIP: L0\nadd(8) g6<1>D g4<8,8,1>D 1D\nL0:\nendif(8) JIP: L1\nL1:\n";
+        let rec = crate::coverage::Recording::start();
+        golden(b, b);
+        let hits = rec.finish();
+        assert_eq!(hits.get(cov::SCOPE_WRITER_SHAPE.name()), Some(&1));
     }
 
     /// A divergent loop: lane k leaves after x_k iterations. Each iteration

@@ -2,8 +2,13 @@
 //!
 //! * `bool32`: every boolean is a 32-bit 0/~0 (D). A narrow CMP is followed by
 //!   brw's sign-extending MOV; a 64-bit CMP by a MOV of the low dword.
-//! * `bool16`: every boolean is 16-bit (W, a word per dword). Wider results
-//!   are narrowed with a strided MOV; b2i/b2f widen with a negated MOV.
+//! * `bool16`: every boolean is 16-bit (W). Wider results are narrowed with a
+//!   strided MOV; b2i/b2f widen with a negated MOV.
+//!
+//! A 16-bit boolean in a GRF is packed, a word per lane (`<1>W`, as brw
+//! keeps 16-bit values), so a SIMD16 one fills one GRF where a 32-bit one
+//! fills two: the register pressure the 2019 thread expected 16-bit
+//! booleans to save. A 32-bit boolean is a dword per lane.
 //! * `native`: a boolean keeps its comparison's width (8/16-bit compares give
 //!   16, 32/64-bit give 32; a 64-bit compare's result is read as the low
 //!   dword of its qword, without a MOV). Where widths meet (bool logic,
@@ -280,6 +285,12 @@ impl Lower<'_> {
         }
     }
 
+    /// New storage for a boolean of `width` bits: a packed word per lane
+    /// (16) or a dword per lane (32).
+    pub(crate) fn bool_loc(&mut self, width: u8) -> Loc {
+        self.new_loc(u32::from(width) / 8)
+    }
+
     /// A free flag for resident boolean `v`, spilling another to a GRF if none
     /// is free (never one of `keep`, the operands of the current instruction).
     pub(crate) fn alloc_flag(&mut self, v: ValueId, keep: &[ValueId]) -> FlagReg {
@@ -317,7 +328,7 @@ impl Lower<'_> {
             Val::Bool { loc, width } => (loc, width),
             Val::Flag(f) => {
                 hit(cov::FLAG_MATERIALIZE);
-                let loc = self.new_loc(4);
+                let loc = self.bool_loc(width);
                 let ty = Self::bool_ty(width);
                 self.mov(dest(loc, ty), imm(0, ty));
                 self.alu_pred(
@@ -341,7 +352,7 @@ impl Lower<'_> {
             Val::Grf(loc) => (loc, 32),
             Val::Flag(f) => {
                 hit(cov::FLAG_MATERIALIZE);
-                let loc = self.new_loc(4);
+                let loc = self.bool_loc(width);
                 let ty = Self::bool_ty(width);
                 self.mov(dest(loc, ty), imm(0, ty));
                 self.alu_pred(
@@ -361,8 +372,11 @@ impl Lower<'_> {
             && self.bugs.has(crate::bugs::Bug::NativeNoCanonicalize)
         {
             // Injected bug (BUGS.md: native-no-canonicalize): the other
-            // width is read as if it were this one, without converting.
-            return view(loc, Self::bool_ty(width));
+            // width is read as if it were this one, without converting: a
+            // 16-bit boolean's word as an unsigned value (true = 0x0000FFFF),
+            // a 32-bit one's low word in place.
+            let ty = if width == 32 { RegType::UW } else { RegType::W };
+            return view(loc, ty);
         }
         if width == 16 && self.strategy == Strategy::NativeMin {
             // The low word of each dword is where a 16-bit boolean lives:
@@ -370,7 +384,7 @@ impl Lower<'_> {
             hit(cov::NATIVE_MIN_DOWNCAST);
             return view(loc, RegType::W);
         }
-        let t = self.new_loc(4);
+        let t = self.bool_loc(width);
         if width == 32 {
             hit(cov::NATIVE_WIDEN);
             // Sign-extend 0xFFFF to 0xFFFFFFFF.
@@ -448,7 +462,9 @@ impl Lower<'_> {
             }
         }
         let size = ty.size();
-        let temp = self.new_loc(if size == 8 { 8 } else { 4 });
+        // The CMP writes elements of its execution type: packed words for a
+        // 16-bit comparison (a 16-bit boolean in place).
+        let temp = self.new_loc(size);
         self.alu_cmod(Opcode::Cmp, cmod, SCRATCH_FLAG, dest(temp, ty), &[a, b]);
         self.bool_from_cmp(d, temp, size);
     }
@@ -489,7 +505,7 @@ impl Lower<'_> {
             }
             (_, _) => {
                 // 32- or 64-bit result narrowed to a 16-bit boolean.
-                let t = self.new_loc(4);
+                let t = self.bool_loc(16);
                 self.mov(dest(t, RegType::W), view(temp, RegType::W));
                 Val::Bool { loc: t, width: 16 }
             }
@@ -531,7 +547,7 @@ impl Lower<'_> {
             (Strategy::Flag, _) => cov::FLAG_LOGIC_GRF,
         });
         let ty = Self::bool_ty(width);
-        let loc = self.new_loc(4);
+        let loc = self.bool_loc(width);
         let dst = dest(loc, ty);
         let operand = |l: &mut Self, k: usize| {
             let v = l.val(i.srcs[k]);

@@ -18,7 +18,8 @@ pub struct Loc {
     pub reg: u32,
     /// Byte offset within the register file from `reg`.
     pub off: u32,
-    /// Bytes between lanes: 4 (dword containers), 8 (qwords) or 0 (scalar).
+    /// Bytes between lanes: 4 (dword containers), 8 (qwords), 2 (packed
+    /// 16-bit booleans) or 0 (scalar).
     pub lane_bytes: u32,
 }
 
@@ -50,6 +51,10 @@ fn region(lane_bytes: u32, size: u32) -> Region {
     if lane_bytes == 0 {
         return Region::SCALAR;
     }
+    debug_assert!(
+        lane_bytes >= size,
+        "{size}-byte elements of {lane_bytes}-byte lanes"
+    );
     let h = lane_bytes / size;
     let w = (GRF_BYTES / lane_bytes).min(16);
     Region::new((w * h) as u8, w as u8, h as u8)
@@ -104,6 +109,17 @@ fn dst_footprint(d: &Dst) -> u32 {
     }
 }
 
+/// Narrows a contiguous-row region wider than the execution size (a packed
+/// word's `<16;16,1>` row read by a SIMD8 instruction, or by a half of a
+/// split one) to rows of the execution size, as brw's
+/// `brw_reg_from_fs_reg` picks the width; the elements read are the same.
+fn fit_rows(s: &mut Src, exec: u8) {
+    let r = s.region;
+    if matches!(s.kind, SrcKind::Grf { .. }) && r.w > exec && r.v == r.w * r.h {
+        s.region = Region::new(exec * r.h, exec, r.h);
+    }
+}
+
 /// Moves a GRF operand forward by `bytes`.
 fn shift_src(s: &mut Src, bytes: u32) {
     if let SrcKind::Grf { nr, sub } = s.kind {
@@ -141,6 +157,9 @@ impl Lower<'_> {
         // At most two GRFs per operand; no footprint means no limit.
         let limit = (2 * GRF_BYTES).checked_div(foot).map_or(32, |l| l.min(32)) as u8;
         if inst.exec_size <= limit || inst.op == Opcode::Send {
+            let mut inst = inst;
+            let exec = inst.exec_size;
+            inst.srcs.iter_mut().for_each(|s| fit_rows(s, exec));
             self.v.insts.push(inst);
             return;
         }
@@ -153,6 +172,7 @@ impl Lower<'_> {
             for s in &mut part.srcs {
                 let f = src_footprint(s);
                 shift_src(s, lanes * f);
+                fit_rows(s, limit);
             }
             let f = dst_footprint(&part.dst);
             shift_dst(&mut part.dst, lanes * f);

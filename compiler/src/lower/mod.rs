@@ -9,6 +9,8 @@
 //! Storage: 8-, 16- and 32-bit values live in a dword per lane (the value in
 //! the low bytes: B/UB with stride 4, W/UW/HF with stride 2, D/UD/F packed);
 //! 64-bit values in a qword per lane. The rest of a container is unspecified.
+//! 16-bit booleans are the exception: packed, a word per lane (see
+//! `boolean`).
 
 mod alu;
 mod bits;
@@ -161,7 +163,7 @@ impl<'a> Lower<'a> {
         let val = if bits == 1 {
             let width = self.bool_width[id.0 as usize];
             Val::Bool {
-                loc: self.new_loc(4),
+                loc: self.bool_loc(width),
                 width,
             }
         } else {
@@ -350,7 +352,9 @@ impl<'a> Lower<'a> {
                 4
             })),
             Val::Bool { loc, width } => Val::Bool {
-                loc: self.new_loc(loc.lane_bytes.max(4)),
+                // The same layout (a 64-bit CMP's boolean keeps its qword);
+                // a scalar constant gets its width's.
+                loc: self.new_loc(loc.lane_bytes.max(u32::from(width) / 8)),
                 width,
             },
             Val::Flag(_) => Val::Bool {

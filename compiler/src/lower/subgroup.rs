@@ -357,7 +357,14 @@ impl Lower<'_> {
                 };
                 if d.bits == 1 {
                     hit(cov::SG_READ_BOOL);
-                    let (loc, width) = self.bool_in_grf(i.srcs[0], 32);
+                    let (mut loc, width) = self.bool_in_grf(i.srcs[0], 32);
+                    if loc.lane_bytes == 2 {
+                        // A packed 16-bit boolean: a word in each dword
+                        // first (the lane's value is the low word).
+                        let t = self.new_loc(4);
+                        self.mov(dest(t, RegType::UW), view(loc, RegType::UW));
+                        loc = t;
+                    }
                     let v = self.lane_value(loc, 32, lane);
                     let b = self.masked_broadcast(v, 32);
                     self.set(d.id, Val::Bool { loc: b, width });
