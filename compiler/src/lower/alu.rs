@@ -3,7 +3,7 @@
 //! never emits 8-bit arithmetic or comparisons), 16-bit work uses W/HF
 //! (16-bit shift counts are masked explicitly: the hardware masks to 5 bits).
 
-use super::emit::{dest, imm, view};
+use super::emit::{dest, imm, view, Loc};
 use super::{cov, Lower};
 use crate::coverage::hit;
 use crate::CompileError;
@@ -46,7 +46,20 @@ impl Lower<'_> {
     /// Source `k` of `i` viewed as `ty`.
     pub(crate) fn s(&mut self, i: &Instr, k: usize, ty: RegType) -> Src {
         let loc = self.loc(i.srcs[k]);
-        view(loc, ty)
+        view(self.at_least(loc, ty.size()), ty)
+    }
+
+    /// `loc`, or a copy of its packed words in dword containers when it is
+    /// read with elements wider than its lanes (the upper words of the
+    /// copy are unspecified, as any container's).
+    pub(crate) fn at_least(&mut self, loc: Loc, size: u32) -> Loc {
+        if loc.lane_bytes == 0 || loc.lane_bytes >= size {
+            return loc;
+        }
+        hit(cov::WORDS_TO_DWORDS);
+        let t = self.new_loc(4);
+        self.mov(dest(t, RegType::UW), view(loc, RegType::UW));
+        t
     }
 
     /// Source `k` (8-bit) extended to 32 bits in a temporary.
@@ -450,12 +463,19 @@ impl Lower<'_> {
     /// bcsel on non-boolean values: a predicated SEL on the containers.
     fn bcsel(&mut self, i: &Instr, bits: u8) {
         let d = i.dest.expect("defines a value").id;
-        let ty = if bits == 64 {
-            hit(cov::SELECT_SEL64);
-            RegType::UQ
-        } else {
-            hit(cov::SELECT_SEL);
-            RegType::UD
+        let ty = match bits {
+            64 => {
+                hit(cov::SELECT_SEL64);
+                RegType::UQ
+            }
+            16 => {
+                hit(cov::SELECT_SEL);
+                RegType::UW
+            }
+            _ => {
+                hit(cov::SELECT_SEL);
+                RegType::UD
+            }
         };
         let a = self.s(i, 1, ty);
         let b = self.s(i, 2, ty);

@@ -100,14 +100,19 @@ impl Lower<'_> {
             return self.s(i, k, RegType::UD);
         }
         hit(cov::ZEXT_NARROW);
-        let mask = if bits == 8 { 0xff } else { 0xffff };
-        let src = self.s(i, k, RegType::UD);
         let t = self.new_loc(4);
-        self.alu(
-            Opcode::And,
-            dest(t, RegType::UD),
-            &[src, imm(mask, RegType::UD)],
-        );
+        if bits == 16 {
+            // A zero-extending MOV reads the word in either layout.
+            let src = self.s(i, k, RegType::UW);
+            self.mov(dest(t, RegType::UD), src);
+        } else {
+            let src = self.s(i, k, RegType::UD);
+            self.alu(
+                Opcode::And,
+                dest(t, RegType::UD),
+                &[src, imm(0xff, RegType::UD)],
+            );
+        }
         view(t, RegType::UD)
     }
 
@@ -115,7 +120,8 @@ impl Lower<'_> {
         let d = i.dest.expect("defines a value");
         let ud = RegType::UD;
         let src = self.loc(i.srcs[0]);
-        let loc = self.def(d.id, bits);
+        let src = self.at_least(src, 4);
+        let loc = self.def_container(d.id, bits);
         if bits == 64 {
             hit(cov::BITREV64);
             self.alu(Opcode::Bfrev, dest(loc, ud), &[view(src.plus(4), ud)]);
@@ -314,10 +320,10 @@ impl Lower<'_> {
                 view(m, if signed { RegType::D } else { RegType::UD }),
             );
         } else {
-            self.mov(
-                dest(loc, if signed { RegType::D } else { RegType::UD }),
-                view(t, field),
-            );
+            // Into the value's own words when it is 16-bit (packed).
+            let out = if bits == 16 { 16 } else { 32 };
+            let ty = if signed { sint(out) } else { uint(out) };
+            self.mov(dest(loc, ty), view(t, field));
         }
     }
 }

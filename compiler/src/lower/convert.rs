@@ -104,6 +104,10 @@ impl Lower<'_> {
             } else if n == 8 && src.lane_bytes == 8 {
                 hit(cov::TRUNC_BYTE_FROM_QWORD);
                 self.dword_container(src)
+            } else if n == 8 && src.lane_bytes == 2 {
+                // Bytes live in dword containers, not in packed words.
+                hit(cov::TRUNC_BYTE_FROM_WORDS);
+                self.dword_container(src)
             } else if self.is_phi_storage(src) {
                 hit(cov::TRUNC_PHI_COPY);
                 self.dword_container(src)
@@ -122,7 +126,11 @@ impl Lower<'_> {
             self.mov(dest(t, mid), view(src, from));
             self.mov(dest(loc, sint(64)), view(t, mid));
         } else {
-            let to = if n == 64 { sint(64) } else { RegType::D };
+            let to = match n {
+                64 => sint(64),
+                16 => RegType::W,
+                _ => RegType::D,
+            };
             self.mov(dest(loc, to), view(src, from));
         }
     }
@@ -186,9 +194,16 @@ impl Lower<'_> {
             }
             _ => {
                 // In range by definition, so the low bits of the 32-bit
-                // result are the 8- or 16-bit answer.
+                // result are the 8-bit answer; a 16-bit one converts to
+                // its packed words directly (a strided temporary first,
+                // which `emit` adds).
                 let loc = self.def(d, n);
-                self.mov(dest(loc, to32), src);
+                let to = match (n, signed) {
+                    (16, true) => RegType::W,
+                    (16, false) => RegType::UW,
+                    _ => to32,
+                };
+                self.mov(dest(loc, to), src);
             }
         }
     }
@@ -236,10 +251,16 @@ impl Lower<'_> {
         }
     }
 
-    /// The low dword of each qword, re-packed a dword per lane.
+    /// The low dword of each qword (or each packed word), re-packed a
+    /// dword per lane.
     pub(crate) fn dword_container(&mut self, q: Loc) -> Loc {
         let t = self.new_loc(4);
-        self.mov(dest(t, RegType::UD), view(q, RegType::UD));
+        let ty = if q.lane_bytes == 2 {
+            RegType::UW
+        } else {
+            RegType::UD
+        };
+        self.mov(dest(t, ty), view(q, ty));
         t
     }
 

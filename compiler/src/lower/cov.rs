@@ -117,6 +117,8 @@ crate::points! {
     X2B64 = "lowering/convert/x2b-64-zero-register",
     /// Truncation to 8 bits from a qword container: re-packed a dword per lane.
     TRUNC_BYTE_FROM_QWORD = "lowering/convert/int-truncate-byte-from-qword",
+    /// Truncation to 8 bits from packed words: re-packed a dword per lane.
+    TRUNC_BYTE_FROM_WORDS = "lowering/convert/int-truncate-byte-from-words",
     /// Truncation of a phi's storage: copied (a dword container).
     TRUNC_PHI_COPY = "lowering/convert/int-truncate-phi-copy",
     /// 64-bit "truncation" of a phi's storage: copied to a qword container.
@@ -249,6 +251,12 @@ crate::points! {
     IO_LOAD_BOOL = "lowering/io/load-bool-compare",
     /// A boolean output: stored as -(boolean), i.e. 0/1 in a dword.
     IO_STORE_BOOL = "lowering/io/store-bool-negated",
-    /// An output whose value is not a register-aligned full container (scalar, strided): copied first.
+    /// An output whose value is not a register-aligned full container (scalar, strided, packed words): copied first.
     IO_STORE_REPACKED = "lowering/io/store-repacked",
+
+    // Emission (emit.rs).
+    /// An instruction that may not write packed words (a wider execution type, an integer/HF conversion) wrote a strided temporary that a MOV packed.
+    PACKED_WORDS_VIA_TEMP = "lowering/emit/packed-words-via-temporary",
+    /// A packed 16-bit value read with dword elements (an op computed in 32 bits): its words copied to dword containers first.
+    WORDS_TO_DWORDS = "lowering/emit/words-to-dword-containers",
 }

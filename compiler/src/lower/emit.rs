@@ -4,7 +4,9 @@
 //! with the right channel group, so SIMD32 becomes SIMD16 halves (the second
 //! half lands in the flag subregister above automatically: bit 16·s + g + c).
 
-use super::Lower;
+use super::{cov, Lower};
+use crate::brw::ops::inst_valid;
+use crate::coverage::hit;
 use crate::vir::GRF_BYTES;
 use eu::{
     CondMod, Dst, DstKind, FlagReg, Instruction, Opcode, Predicate, RegType, Region, Src, SrcKind,
@@ -75,6 +77,11 @@ pub fn view(loc: Loc, ty: RegType) -> Src {
 /// A destination writing `loc` as `ty`.
 pub fn dest(loc: Loc, ty: RegType) -> Dst {
     let size = ty.size();
+    debug_assert!(
+        loc.lane_bytes == 0 || loc.lane_bytes >= size,
+        "writing {size}-byte elements to {}-byte lanes",
+        loc.lane_bytes
+    );
     let start = loc.start();
     Dst::grf(
         start / GRF_BYTES,
@@ -147,6 +154,12 @@ impl Lower<'_> {
     /// Emits an instruction at the dispatch width, split into narrower
     /// pieces when an operand would span more than two GRFs.
     pub(crate) fn emit(&mut self, inst: Instruction) {
+        self.emit_split(inst, true);
+    }
+
+    /// [`Self::emit`]; `legalize` lets [`Self::push_legal`] rewrite a piece
+    /// the hardware cannot run (off for the MOVs it emits itself).
+    fn emit_split(&mut self, inst: Instruction, legalize: bool) {
         let foot = inst
             .srcs
             .iter()
@@ -160,7 +173,11 @@ impl Lower<'_> {
             let mut inst = inst;
             let exec = inst.exec_size;
             inst.srcs.iter_mut().for_each(|s| fit_rows(s, exec));
-            self.v.insts.push(inst);
+            if legalize {
+                self.push_legal(inst);
+            } else {
+                self.v.insts.push(inst);
+            }
             return;
         }
         let pieces = inst.exec_size / limit;
@@ -176,8 +193,67 @@ impl Lower<'_> {
             }
             let f = dst_footprint(&part.dst);
             shift_dst(&mut part.dst, lanes * f);
-            self.v.insts.push(part);
+            if legalize {
+                self.push_legal(part);
+            } else {
+                self.v.insts.push(part);
+            }
         }
+    }
+
+    /// Appends an instruction. One that writes packed words where the
+    /// hardware cannot (an execution type wider than a word needs the
+    /// destination stride that makes the sizes equal; an integer/HF
+    /// conversion a dword-strided destination; EU-MODEL §1.6) writes a
+    /// temporary with the smallest stride that is legal instead, and a MOV
+    /// packs it, as brw's `lower_regioning` does. A predicated write first
+    /// copies the destination into the temporary, so the channels it skips
+    /// keep their value.
+    fn push_legal(&mut self, inst: Instruction) {
+        let packed_words = matches!(inst.dst.kind, DstKind::Grf { .. })
+            && inst.dst.ty.size() == 2
+            && inst.dst.stride == 1;
+        if !packed_words {
+            self.v.insts.push(inst);
+            return;
+        }
+        let machine = self.v.machine();
+        if inst_valid(&inst, &machine) {
+            self.v.insts.push(inst);
+            return;
+        }
+        let ty = inst.dst.ty;
+        // Judged at SIMD8 (a wider piece is split when emitted).
+        let Some(lane_bytes) = [4, 8].into_iter().find(|&b| {
+            let mut w = inst.clone();
+            w.exec_size = w.exec_size.min(8);
+            w.srcs.iter_mut().for_each(|s| fit_rows(s, w.exec_size));
+            w.dst = dest(Loc::vector(0, b), ty);
+            inst_valid(&w, &machine)
+        }) else {
+            // Nothing legal: the validator names the rule.
+            self.v.insts.push(inst);
+            return;
+        };
+        hit(cov::PACKED_WORDS_VIA_TEMP);
+        let exec = inst.exec_size;
+        let t = Loc::vector(self.v.alloc(u32::from(exec) * lane_bytes), lane_bytes);
+        let copy = |dst: Dst, src: Src| {
+            let mut m = Instruction::alu(Opcode::Mov, exec, dst, &[src]);
+            m.group = inst.group;
+            m.we_all = inst.we_all;
+            m
+        };
+        if let (Some(_), DstKind::Grf { nr, sub }) = (inst.pred, inst.dst.kind) {
+            let w = exec.min(16);
+            let packed = Src::grf(nr, sub, ty, Region::new(w, w, 1));
+            self.emit_split(copy(dest(t, ty), packed), false);
+        }
+        let pack = copy(inst.dst, view(t, ty));
+        let mut w = inst;
+        w.dst = dest(t, ty);
+        self.emit_split(w, false);
+        self.emit_split(pack, false);
     }
 
     /// Emits `op(W) dst srcs`.

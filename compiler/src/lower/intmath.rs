@@ -132,7 +132,7 @@ impl Lower<'_> {
                 } else {
                     (RegType::UD, RegType::UW)
                 };
-                let loc = self.def(d, bits);
+                let loc = self.def_container(d, bits);
                 self.alu(Opcode::Mul, dest(loc, dt), &[a, view(bl, wt)]);
                 let op = if signed { Opcode::Asr } else { Opcode::Shr };
                 self.alu(
@@ -224,7 +224,7 @@ impl Lower<'_> {
         } else {
             MathFn::IntMod
         };
-        let loc = self.def(d, bits);
+        let loc = self.def_container(d, bits);
         self.math(func, dest(loc, ty), a, b);
         if i.op == Op::Imod {
             self.floor_mod_fix(loc, b, ty);

@@ -119,7 +119,13 @@ impl Lower<'_> {
             } else {
                 hit(cov::IO_STORE_REPACKED);
                 let t = self.new_loc(lanes);
-                let ty = if bits == 64 { RegType::UQ } else { RegType::UD };
+                // Packed words are spread one per dword (the message takes
+                // a dword per lane; it stores the low bytes).
+                let ty = match bits {
+                    64 => RegType::UQ,
+                    16 => RegType::UW,
+                    _ => RegType::UD,
+                };
                 self.mov(dest(t, ty), view(loc, ty));
                 t
             }

@@ -6,11 +6,15 @@
 //! becomes IF/ELSE/ENDIF and WHILE/BREAK/CONT; phis become copies at the end
 //! of each predecessor. Booleans follow the chosen [`Strategy`].
 //!
-//! Storage: 8-, 16- and 32-bit values live in a dword per lane (the value in
-//! the low bytes: B/UB with stride 4, W/UW/HF with stride 2, D/UD/F packed);
-//! 64-bit values in a qword per lane. The rest of a container is unspecified.
-//! 16-bit booleans are the exception: packed, a word per lane (see
-//! `boolean`).
+//! Storage ([`storage_bytes`]): 16-bit values are packed, a word per lane
+//! (W/UW/HF `<1>`), as brw keeps them; 8- and 32-bit values live in a dword
+//! per lane (the value in the low bytes: B/UB with stride 4, D/UD/F
+//! packed); 64-bit values in a qword per lane. The rest of a container is
+//! unspecified. A 16-bit value may also sit in a dword container (a loaded
+//! input, whose message returns a dword per lane): every reader reads it
+//! through its `Loc`. An instruction the hardware cannot write packed words
+//! with (a wider execution type) writes a strided temporary that a MOV
+//! packs ([`emit`]), as brw's regioning lowering does.
 
 mod alu;
 mod bits;
@@ -35,6 +39,16 @@ use emit::{dest, imm, view, Loc};
 use eu::{FlagReg, Instruction, Opcode, Predicate, RegType};
 use ir::{Block, BlockId, CfNode, Jump, Program, ValueId, ValueMap};
 use std::collections::HashMap;
+
+/// Bytes per lane of a new non-boolean value of `bits` bits: packed words
+/// for 16-bit values, a dword for 8- and 32-bit ones, a qword for 64-bit.
+pub(crate) fn storage_bytes(bits: u8) -> u32 {
+    match bits {
+        64 => 8,
+        16 => 2,
+        _ => 4,
+    }
+}
 
 /// A lowered IR value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -167,7 +181,7 @@ impl<'a> Lower<'a> {
                 width,
             }
         } else {
-            Val::Grf(self.new_loc(if bits == 64 { 8 } else { 4 }))
+            Val::Grf(self.new_loc(storage_bytes(bits)))
         };
         self.phi_locs.insert(id, val);
         val
@@ -197,6 +211,14 @@ impl<'a> Lower<'a> {
 
     /// A fresh vector value of `bits` bits; records it as `id`'s value.
     pub(crate) fn def(&mut self, id: ValueId, bits: u8) -> Loc {
+        let loc = self.new_loc(storage_bytes(bits));
+        self.set(id, Val::Grf(loc));
+        loc
+    }
+
+    /// A fresh value of `bits` bits in a dword (qword) container, for an op
+    /// computed with dword elements whose result is the low bytes.
+    pub(crate) fn def_container(&mut self, id: ValueId, bits: u8) -> Loc {
         let loc = self.new_loc(if bits == 64 { 8 } else { 4 });
         self.set(id, Val::Grf(loc));
         loc
@@ -346,10 +368,10 @@ impl<'a> Lower<'a> {
     fn copy_to_fresh(&mut self, v: ValueId, bits: u8) -> Val {
         let from = self.val(v);
         let to = match from {
-            Val::Grf(l) => Val::Grf(self.new_loc(if bits == 64 || l.lane_bytes == 8 {
+            Val::Grf(l) => Val::Grf(self.new_loc(if l.lane_bytes == 8 {
                 8
             } else {
-                4
+                storage_bytes(bits)
             })),
             Val::Bool { loc, width } => Val::Bool {
                 // The same layout (a 64-bit CMP's boolean keeps its qword);
@@ -370,7 +392,11 @@ impl<'a> Lower<'a> {
     fn copy_value(&mut self, to: Val, from: Val, bits: u8) {
         match (to, from) {
             (Val::Grf(t), Val::Grf(f)) => {
-                let ty = if bits == 64 { RegType::UQ } else { RegType::UD };
+                let ty = match bits {
+                    64 => RegType::UQ,
+                    16 => RegType::UW,
+                    _ => RegType::UD,
+                };
                 self.mov(dest(t, ty), view(f, ty));
             }
             (Val::Bool { loc, width }, _) => {

@@ -139,6 +139,7 @@ impl Lower<'_> {
     fn lane_value(&mut self, x: Loc, bits: u8, lane: Loc) -> Loc {
         let lanes = if bits == 64 { 8 } else { 4 };
         let ty = if bits == 64 { RegType::UQ } else { RegType::UD };
+        let x = self.at_least(x, ty.size());
         let z = self.new_loc(lanes);
         self.nomask(Instruction::alu(
             Opcode::Mov,
