@@ -290,7 +290,9 @@ knobs! {
     edge_percent: u32 = 60, PERCENT;
     /// Percentage of two-operand ops (arithmetic, logic, comparisons) that
     /// reuse the operands of a recent one, sometimes swapped or with one
-    /// negated: `a - b` next to `a < b`, `a * b` next to `-a * b`. The
+    /// negated: `a - b` next to `a < b`, `a * b` next to `-a * b`. A quarter
+    /// of that share of ops is followed by a twin on the same operands (for
+    /// a float subtraction, half the time a comparison of them). The
     /// optimizer's cmod propagation and CSE only act on such shared operands.
     echo_percent: u32 = 20, PERCENT;
     /// Percentage of float arithmetic results wrapped in `fsat` (the EU's

@@ -45,7 +45,11 @@ impl Gen<'_> {
     /// guard), `echo_percent / 4`% of the time the same op again on the
     /// same operands, maybe swapped or with one negated, clamped with
     /// `fsat` exactly when the first was: the pairs CSE merges (and must
-    /// not merge, as `sat(-a * b)` and `-sat(a * b)`).
+    /// not merge, as `sat(-a * b)` and `-sat(a * b)`). After a float
+    /// subtraction the twin is half of the time a comparison of its
+    /// operands instead (a quarter of the time swapped), right after it
+    /// (and its clamp): the `cmp a, b` that cmod propagation folds into
+    /// the ADD computing `a - b`, which must come first.
     pub(crate) fn maybe_twin(
         &mut self,
         op: Op,
@@ -56,6 +60,22 @@ impl Gen<'_> {
     ) {
         if crate::guards::has_guard(op) || !self.e.chance(self.f.knobs.echo_percent as u64, 400) {
             return;
+        }
+        if op == Op::Fsub && self.e.chance(1, 2) {
+            let compares: Vec<Op> = [Op::Flt, Op::Fge, Op::Feq, Op::Fneu]
+                .into_iter()
+                .filter(|c| self.f.ops.contains(c))
+                .collect();
+            if !compares.is_empty() {
+                let cmp = compares[self.e.below(compares.len() as u64) as usize];
+                let (a, b) = if self.e.chance(1, 4) {
+                    (srcs[1], srcs[0])
+                } else {
+                    (srcs[0], srcs[1])
+                };
+                self.emit(cmp, 1, &[a, b]);
+                return;
+            }
         }
         let (a, b) = self.vary(srcs[0], srcs[1], bits, kind);
         let twin = self.emit(op, bits, &[a, b]);
