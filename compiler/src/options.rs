@@ -23,6 +23,9 @@ pub enum Strategy {
     /// smallest width, reading wider booleans through a strided down-cast
     /// (the variant the 2019 thread proposes beside the first-operand rule).
     NativeMin,
+    /// Every boolean is 8-bit, packed a byte per lane, where the EU allows
+    /// bytes (the 2019 series' 8-bit booleans, on Gfx11's rules).
+    Bool8,
 }
 
 impl Strategy {
@@ -34,6 +37,7 @@ impl Strategy {
             Strategy::Native => "each boolean keeps its comparison's width; mixed widths are converted to the first operand's width (nir_lower_bool_to_bitsize, idea 2)",
             Strategy::Flag => "booleans live in flag subregisters and are combined with flag logic, materialized in a GRF only where a value is needed (idea 3)",
             Strategy::NativeMin => "as native, but mixed widths are combined at the smallest width, reading a 32-bit boolean's low word through a strided region instead of converting it (the thread's variant of idea 2)",
+            Strategy::Bool8 => "every boolean is an 8-bit 0/~0 value, packed a byte per lane where Gfx11 allows bytes: packed only by a raw MOV, never a two-source instruction's second operand, so logic runs on words (the 2019 series' 8-bit booleans)",
         }
     }
 
@@ -42,7 +46,7 @@ impl Strategy {
     pub const fn keeps_comparison_width(self) -> bool {
         match self {
             Strategy::Native | Strategy::NativeMin => true,
-            Strategy::Bool32 | Strategy::Bool16 | Strategy::Flag => false,
+            Strategy::Bool32 | Strategy::Bool16 | Strategy::Flag | Strategy::Bool8 => false,
         }
     }
 
@@ -50,17 +54,22 @@ impl Strategy {
     pub const fn keeps_booleans_in_flags(self) -> bool {
         match self {
             Strategy::Flag => true,
-            Strategy::Bool32 | Strategy::Bool16 | Strategy::Native | Strategy::NativeMin => false,
+            Strategy::Bool32
+            | Strategy::Bool16
+            | Strategy::Native
+            | Strategy::NativeMin
+            | Strategy::Bool8 => false,
         }
     }
 
     /// Every strategy, baseline first.
-    pub const ALL: [Strategy; 5] = [
+    pub const ALL: [Strategy; 6] = [
         Strategy::Bool32,
         Strategy::Bool16,
         Strategy::Native,
         Strategy::Flag,
         Strategy::NativeMin,
+        Strategy::Bool8,
     ];
 
     /// The command-line name.
@@ -71,6 +80,7 @@ impl Strategy {
             Strategy::Native => "native",
             Strategy::Flag => "flag",
             Strategy::NativeMin => "native-min",
+            Strategy::Bool8 => "bool8",
         }
     }
 }

@@ -587,7 +587,7 @@ mod tests {
             cov::PAYLOAD_OPERAND,
         ] {
             // Once per strategy.
-            assert_eq!(hits.get(p.name()), Some(&5), "{}: {hits:?}", p.name());
+            assert_eq!(hits.get(p.name()), Some(&6), "{}: {hits:?}", p.name());
         }
         assert!(!hits.contains_key(cov::LIMIT_PRESSURE.name()));
         // Too many values live at once: three spills (see

@@ -251,3 +251,58 @@ send(8) null g0 end {{ align1 1Q EOT }};\n"
     assert_eq!(common::lowered(CMP16_IAND32, Strategy::Bool16, 16), bool16);
     assert_eq!(common::lowered(CMP16_IAND32, Strategy::Bool32, 16), bool32);
 }
+
+/// bool8 (Gfx11's byte rules): each CMP result's low bytes are packed by a
+/// raw byte MOV (`<16,8,2>B` of the words, `<32,8,4>B` of the dwords); the
+/// iand's second operand may not be a byte, so it is sign-extended to a
+/// word, the AND runs on words and a raw MOV packs its low bytes. Three
+/// instructions more than bool16.
+#[test]
+fn cmp16_iand32_bool8() {
+    let want = "\
+and(8) g2<1>UD g1<8,8,1>UD 0x00000007UD\n\
+mul(8) g3<1>UD g1<8,8,1>UD 0x0010UW\n\
+mul(8) g4<1>UD g1<8,8,1>UD 0x0008UW\n\
+send(8) g5 g3 ld.b16\n\
+add(8) g6<1>UD g3<8,8,1>UD 0x00000008UD\n\
+send(8) g7 g6 ld.b32\n\
+mov(1) g8<1>UW 0x0005UW { align1 WE_all 1N };\n\
+mov(1) g9<1>UD 0x00000007UD { align1 WE_all 1N };\n\
+cmp.l.f0.0(8) g10<1>W g5<16,8,2>W g8<0,1,0>W\n\
+mov(8) g11<1>B g10<16,8,2>B\n\
+cmp.l.f0.0(8) g12<1>D g7<8,8,1>D g9<0,1,0>D\n\
+mov(8) g13<1>B g12<32,8,4>B\n\
+mov(8) g16<1>W g13<8,8,1>B\n\
+and(8) g15<1>W g11<8,8,1>B g16<8,8,1>W\n\
+mov(8) g14<1>B g15<16,8,2>B\n\
+mov(8) g17<1>D -g14<8,8,1>B\n\
+send(8) null g4 g17 st.b8\n\
+send(8) null g0 end { align1 1Q EOT };\n\
+";
+    assert_eq!(lowered(CMP16_IAND32, Strategy::Bool8), want);
+}
+
+/// bool8: the 64-bit CMP's low dwords first (a qword's byte stride is not
+/// encodable), then their low bytes; `mov.nz` tests the byte (one source:
+/// allowed).
+#[test]
+fn cmp64_bcsel_bool8() {
+    let want = "\
+and(8) g2<1>UD g1<8,8,1>UD 0x00000007UD\n\
+mul(8) g3<1>UD g1<8,8,1>UD 0x0010UW\n\
+mul(8) g4<1>UD g1<8,8,1>UD 0x0008UW\n\
+send(8) g5 g3 ld.b64\n\
+add(8) g7<1>UD g3<8,8,1>UD 0x00000008UD\n\
+send(8) g8 g7 ld.b32\n\
+mov(1) g9<1>UQ 0x0000000100000000UQ { align1 WE_all 1N };\n\
+mov(1) g10<1>UD 0x0000002aUD { align1 WE_all 1N };\n\
+cmp.l.f0.0(8) g11<1>UQ g5<4,4,1>UQ g9<0,1,0>UQ\n\
+mov(8) g13<1>D g11<8,4,2>D\n\
+mov(8) g14<1>B g13<32,8,4>B\n\
+mov.nz.f0.0(8) null<1>B g14<8,8,1>B\n\
+(+f0.0) sel(8) g15<1>UD g8<8,8,1>UD g10<0,1,0>UD\n\
+send(8) null g4 g15 st.b32\n\
+send(8) null g0 end { align1 1Q EOT };\n\
+";
+    assert_eq!(lowered(CMP64_BCSEL, Strategy::Bool8), want);
+}

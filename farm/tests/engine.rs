@@ -378,8 +378,8 @@ fn every_checkpoint_appends_a_history_line() {
         .windows(2)
         .all(|w| w[0].cases <= w[1].cases && w[0].elapsed_s <= w[1].elapsed_s));
     let last = h.last().unwrap();
-    // Two pass sets under each of the 5 strategies.
-    assert_eq!((last.cases, last.config_runs), (25, 25 * 10));
+    // Two pass sets under each of the 6 strategies.
+    assert_eq!((last.cases, last.config_runs), (25, 25 * 12));
     // A line cut short by a crash is skipped.
     let path = d.join("stats.jsonl");
     let mut text = std::fs::read_to_string(&path).unwrap();

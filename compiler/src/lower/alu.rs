@@ -49,16 +49,20 @@ impl Lower<'_> {
         view(self.at_least(loc, ty.size()), ty)
     }
 
-    /// `loc`, or a copy of its packed words in dword containers when it is
-    /// read with elements wider than its lanes (the upper words of the
-    /// copy are unspecified, as any container's).
+    /// `loc`, or a copy of its packed words (bytes) in dword containers,
+    /// zero-extended, when it is read with elements wider than its lanes.
     pub(crate) fn at_least(&mut self, loc: Loc, size: u32) -> Loc {
         if loc.lane_bytes == 0 || loc.lane_bytes >= size {
             return loc;
         }
         hit(cov::WORDS_TO_DWORDS);
         let t = self.new_loc(4);
-        self.mov(dest(t, RegType::UW), view(loc, RegType::UW));
+        let narrow = if loc.lane_bytes == 1 {
+            RegType::UB
+        } else {
+            RegType::UW
+        };
+        self.mov(dest(t, RegType::UD), view(loc, narrow));
         t
     }
 

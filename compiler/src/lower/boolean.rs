@@ -1,14 +1,17 @@
-//! Booleans under the five strategies (seed 001, EU-MODEL §4).
+//! Booleans under the six strategies (seed 001, EU-MODEL §4).
 //!
 //! * `bool32`: every boolean is a 32-bit 0/~0 (D). A narrow CMP is followed by
 //!   brw's sign-extending MOV; a 64-bit CMP by a MOV of the low dword.
 //! * `bool16`: every boolean is 16-bit (W). Wider results are narrowed with a
 //!   strided MOV; b2i/b2f widen with a negated MOV.
-//!
-//! A 16-bit boolean in a GRF is packed, a word per lane (`<1>W`, as brw
-//! keeps 16-bit values), so a SIMD16 one fills one GRF where a 32-bit one
-//! fills two: the register pressure the 2019 thread expected 16-bit
-//! booleans to save. A 32-bit boolean is a dword per lane.
+//! * `bool8`: every boolean is 8-bit (B), packed a byte per lane, as the
+//!   2019 series' 8-bit booleans, under Gfx11's byte rules (EU-MODEL §1.6):
+//!   only a raw MOV may write packed bytes, so a CMP result's low bytes are
+//!   packed by one (`mov(8) g12<1>B g11<32,8,4>B`); a byte may not be the
+//!   second operand of a two-source instruction, so logic and bcsel run on
+//!   words (the second operand sign-extended to W first) and a raw MOV
+//!   packs the result's low bytes. The "weird stride requirements" that
+//!   made the thread call 8-bit booleans clumsy, as instructions.
 //! * `native`: a boolean keeps its comparison's width (8/16-bit compares give
 //!   16, 32/64-bit give 32; a 64-bit compare's result is read as the low
 //!   dword of its qword, without a MOV). Where widths meet (bool logic,
@@ -22,6 +25,12 @@
 //!   subregister and is combined with flag logic; it is put in a GRF where a
 //!   value is needed (b2i/b2f, stores, phis, uses in other blocks) or when
 //!   more booleans are live than there are flag subregisters (a spill).
+//!
+//! A 16-bit boolean in a GRF is packed, a word per lane (`<1>W`, as brw
+//! keeps 16-bit values), so a SIMD16 one fills one GRF where a 32-bit one
+//! fills two: the register pressure the 2019 thread expected 16-bit
+//! booleans to save. A 32-bit boolean is a dword per lane; an 8-bit one a
+//! byte per lane (a SIMD32 one fills one GRF).
 
 use super::emit::{dest, imm, view, Loc};
 use super::{cov, Lower, Val, SCRATCH_FLAG};
@@ -36,6 +45,7 @@ pub(crate) fn bool_widths(p: &Program, strategy: Strategy) -> Vec<u8> {
     let n = bits.len();
     let fixed = match strategy {
         Strategy::Bool16 => Some(16),
+        Strategy::Bool8 => Some(8),
         Strategy::Bool32 | Strategy::Flag => Some(32),
         Strategy::Native | Strategy::NativeMin => None,
     };
@@ -201,6 +211,7 @@ fn compare_point(strategy: Strategy, size: u32, width: u8) -> crate::coverage::P
         (Strategy::Native | Strategy::NativeMin, _, _) => cov::NATIVE_COMPARE32,
         (Strategy::Bool16, 2, 16) => cov::BOOL16_COMPARE16,
         (Strategy::Bool16, _, _) => cov::BOOL16_COMPARE_NARROWED,
+        (Strategy::Bool8, _, _) => cov::BOOL8_COMPARE_PACKED,
         (Strategy::Bool32, 2, _) => cov::BOOL32_COMPARE16_SIGN_EXTENDED,
         (Strategy::Bool32, 8, _) => cov::BOOL32_COMPARE64_LOW_DWORD,
         (Strategy::Bool32, _, _) => cov::BOOL32_COMPARE,
@@ -278,10 +289,10 @@ pub(crate) fn flag_data(f: FlagReg, simd: u32) -> (SrcKind, RegType) {
 
 impl Lower<'_> {
     fn bool_ty(width: u8) -> RegType {
-        if width == 16 {
-            RegType::W
-        } else {
-            RegType::D
+        match width {
+            8 => RegType::B,
+            16 => RegType::W,
+            _ => RegType::D,
         }
     }
 
@@ -474,6 +485,22 @@ impl Lower<'_> {
         let width = self.bool_width[d.0 as usize];
         hit(compare_point(self.strategy, size, width));
         let val = match (size, width) {
+            (_, 8) => {
+                // The low byte of each element, packed by a raw byte MOV
+                // (the only instruction that may write packed bytes); a
+                // qword's byte stride is not encodable, so a 64-bit
+                // result goes through its low dwords.
+                let src = if size == 8 {
+                    let t = self.new_loc(4);
+                    self.mov(dest(t, RegType::D), view(temp, RegType::D));
+                    t
+                } else {
+                    temp
+                };
+                let t = self.bool_loc(8);
+                self.mov(dest(t, RegType::B), view(src, RegType::B));
+                Val::Bool { loc: t, width: 8 }
+            }
             (4, 32) => Val::Bool {
                 loc: temp,
                 width: 32,
@@ -537,25 +564,43 @@ impl Lower<'_> {
         let width = match self.strategy {
             Strategy::Native | Strategy::NativeMin => self.bool_width[d.0 as usize],
             Strategy::Bool16 => 16,
+            Strategy::Bool8 => 8,
             Strategy::Bool32 | Strategy::Flag => 32,
         };
         hit(match (self.strategy, width) {
             (Strategy::Bool32, _) => cov::BOOL32_LOGIC,
             (Strategy::Bool16, _) => cov::BOOL16_LOGIC,
+            (Strategy::Bool8, _) => cov::BOOL8_LOGIC,
             (Strategy::Native | Strategy::NativeMin, 16) => cov::NATIVE_LOGIC16,
             (Strategy::Native | Strategy::NativeMin, _) => cov::NATIVE_LOGIC32,
             (Strategy::Flag, _) => cov::FLAG_LOGIC_GRF,
         });
         let ty = Self::bool_ty(width);
         let loc = self.bool_loc(width);
-        let dst = dest(loc, ty);
-        let operand = |l: &mut Self, k: usize| {
+        // 8-bit booleans are combined as words: a byte may not be the
+        // second operand of a two-source instruction (Gfx11), and only a
+        // raw MOV may write packed bytes, which packs the words' low bytes
+        // afterwards.
+        let words = (width == 8).then(|| self.new_loc(2));
+        let dst = match words {
+            Some(w) => dest(w, RegType::W),
+            None => dest(loc, ty),
+        };
+        // Source `k` of the IR op as the instruction's operand `slot`.
+        let operand = |l: &mut Self, k: usize, slot: usize| {
             let v = l.val(i.srcs[k]);
-            l.bool_src_at(v, width)
+            let s = l.bool_src_at(v, width);
+            if slot == 0 || width != 8 {
+                return s;
+            }
+            // Sign-extended to a word: 0xFF is 0xFFFF.
+            let t = l.new_loc(2);
+            l.mov(dest(t, RegType::W), s);
+            view(t, RegType::W)
         };
         match i.op {
             Op::Iand | Op::Ior | Op::Ixor | Op::Ine => {
-                let (a, b) = (operand(self, 0), operand(self, 1));
+                let (a, b) = (operand(self, 0, 0), operand(self, 1, 1));
                 let op = match i.op {
                     Op::Iand => Opcode::And,
                     Op::Ior => Opcode::Or,
@@ -566,20 +611,23 @@ impl Lower<'_> {
             }
             Op::Ieq => {
                 hit(cov::BOOL_IEQ);
-                let (a, b) = (operand(self, 0), operand(self, 1));
+                let (a, b) = (operand(self, 0, 0), operand(self, 1, 1));
                 self.alu(Opcode::Xor, dst, &[a.negated(), b]);
             }
             Op::Inot => {
-                let a = operand(self, 0);
+                let a = operand(self, 0, 0);
                 self.alu(Opcode::Not, dst, &[a]);
             }
             Op::Bcsel => {
                 hit(cov::BOOL_BCSEL_SEL);
-                let (a, b) = (operand(self, 1), operand(self, 2));
+                let (a, b) = (operand(self, 1, 0), operand(self, 2, 1));
                 let f = self.flag_of(i.srcs[0]);
                 self.alu_pred(Predicate::NORMAL, f, Opcode::Sel, dst, &[a, b]);
             }
             other => unreachable!("{} is not a boolean op", other.name()),
+        }
+        if let Some(w) = words {
+            self.mov(dest(loc, RegType::B), view(w, RegType::B));
         }
         let f = if self.flags.is_resident(d) {
             self.alloc_flag(d, &i.srcs)

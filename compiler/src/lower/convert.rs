@@ -21,11 +21,17 @@ impl Lower<'_> {
             Op::F2i | Op::F2u => self.float_to_int(i, m, n, i.op == Op::F2i),
             Op::F2f => self.float_to_float(i, m, n),
             Op::B2i | Op::B2f => {
-                let (src, width) = self.bool_operand(i.srcs[0]);
-                hit(if width == 16 {
-                    cov::B2X_FROM_BOOL16
-                } else {
-                    cov::B2X_FROM_BOOL32
+                let (mut src, width) = self.bool_operand(i.srcs[0]);
+                if width == 8 && n == 64 {
+                    // No byte <-> 64-bit conversion: through a dword.
+                    let t = self.new_loc(4);
+                    self.mov(dest(t, RegType::D), src);
+                    src = view(t, RegType::D);
+                }
+                hit(match width {
+                    8 => cov::B2X_FROM_BOOL8,
+                    16 => cov::B2X_FROM_BOOL16,
+                    _ => cov::B2X_FROM_BOOL32,
                 });
                 let loc = self.def(d, n);
                 let ty = match (i.op, n) {

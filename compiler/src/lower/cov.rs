@@ -14,6 +14,8 @@ crate::points! {
     BOOL16_COMPARE16 = "lowering/bool16/compare16",
     /// bool16: a 32- or 64-bit CMP result narrowed to a word (strided MOV).
     BOOL16_COMPARE_NARROWED = "lowering/bool16/compare-narrowed",
+    /// bool8: a CMP result's low byte per lane packed by a raw byte MOV (a 64-bit one through its low dword).
+    BOOL8_COMPARE_PACKED = "lowering/bool8/compare-packed-bytes",
     /// native: a 16-bit compare keeps a 16-bit boolean, in place.
     NATIVE_COMPARE16 = "lowering/native/compare16",
     /// native: a 32-bit compare keeps a 32-bit boolean, in place.
@@ -63,6 +65,8 @@ crate::points! {
     BOOL32_LOGIC = "lowering/bool32/logic-d",
     /// bool16: boolean logic or bcsel on W values.
     BOOL16_LOGIC = "lowering/bool16/logic-w",
+    /// bool8: boolean logic or bcsel run on words (a byte may not be a second operand), the low bytes packed by a raw MOV.
+    BOOL8_LOGIC = "lowering/bool8/logic-on-words-repacked",
     /// native: boolean logic or bcsel at 16 bits (the first operand's width).
     NATIVE_LOGIC16 = "lowering/native/logic-16",
     /// native: boolean logic or bcsel at 32 bits (the first operand's width).
@@ -109,6 +113,8 @@ crate::points! {
     // Conversions (convert.rs).
     /// b2i/b2f of a 16-bit boolean: read as W (sign-extending) and negated.
     B2X_FROM_BOOL16 = "lowering/convert/b2x-from-16-bit-bool",
+    /// b2i/b2f of an 8-bit boolean: read as B (sign-extending) and negated.
+    B2X_FROM_BOOL8 = "lowering/convert/b2x-from-8-bit-bool",
     /// b2i/b2f of a 32-bit boolean: read as D and negated.
     B2X_FROM_BOOL32 = "lowering/convert/b2x-from-32-bit-bool",
     /// i2b of an 8-bit value: promoted to UW before the compare.

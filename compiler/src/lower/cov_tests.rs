@@ -23,6 +23,7 @@ fn name(s: Strategy) -> &'static str {
         Strategy::Native => "native",
         Strategy::Flag => "flag",
         Strategy::NativeMin => "native-min",
+        Strategy::Bool8 => "bool8",
     }
 }
 
@@ -69,7 +70,7 @@ fn comparisons_and_boolean_logic_follow_the_strategy() {
         cov::CONST_BYTE,
         cov::IO_STORE_BOOL,
     ];
-    let cases: [(Strategy, &[Point]); 5] = [
+    let cases: [(Strategy, &[Point]); 6] = [
         (
             Strategy::Bool32,
             &[
@@ -115,6 +116,14 @@ fn comparisons_and_boolean_logic_follow_the_strategy() {
             ],
         ),
         (
+            Strategy::Bool8,
+            &[
+                cov::BOOL8_COMPARE_PACKED,
+                cov::BOOL8_LOGIC,
+                cov::COND_RETEST,
+            ],
+        ),
+        (
             Strategy::Flag,
             &[
                 cov::FLAG_COMPARE_INTO_FLAG,
@@ -146,6 +155,7 @@ fn boolean_phis_and_b2x_keep_the_strategy_width() {
         want.push(match s {
             Strategy::Bool16 | Strategy::Native | Strategy::NativeMin => cov::B2X_FROM_BOOL16,
             Strategy::Bool32 | Strategy::Flag => cov::B2X_FROM_BOOL32,
+            Strategy::Bool8 => cov::B2X_FROM_BOOL8,
         });
         if s == Strategy::Native {
             // %12 (16-bit) meets a 64-bit compare; %13 (32-bit) a 16-bit iand.

@@ -50,6 +50,16 @@ pub(crate) fn storage_bytes(bits: u8) -> u32 {
     }
 }
 
+/// The type a boolean of `width` bits is copied as (a raw MOV: a packed
+/// byte destination needs the source's own type).
+fn uint_of_width(width: u8) -> RegType {
+    match width {
+        8 => RegType::B,
+        16 => RegType::UW,
+        _ => RegType::UD,
+    }
+}
+
 /// A lowered IR value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Val {
@@ -402,19 +412,11 @@ impl<'a> Lower<'a> {
             (Val::Bool { loc, width }, _) => {
                 hit(cov::PHI_BOOL);
                 let src = self.bool_src_at(from, width);
-                let ty = if width == 16 {
-                    RegType::UW
-                } else {
-                    RegType::UD
-                };
+                let ty = uint_of_width(width);
                 self.mov(dest(loc, ty), src);
             }
             (Val::Grf(t), Val::Bool { loc, width }) => {
-                let ty = if width == 16 {
-                    RegType::UW
-                } else {
-                    RegType::UD
-                };
+                let ty = uint_of_width(width);
                 self.mov(dest(t, ty), view(loc, ty));
             }
             (Val::Grf(_), Val::Flag(_)) | (Val::Flag(_), _) => {
@@ -450,12 +452,14 @@ impl<'a> Lower<'a> {
             1 => {
                 let width = self.bool_width[d.id.0 as usize];
                 let v = if i.imm & 1 == 1 { u64::MAX } else { 0 };
-                let ty = if width == 16 {
-                    RegType::UW
-                } else {
-                    RegType::UD
+                let (dst, ty) = match width {
+                    // No byte immediates: a W one into a word-strided byte
+                    // (as for 8-bit constants below).
+                    8 => (eu::Dst::grf(reg, 0, RegType::B, 2), RegType::W),
+                    16 => (dest(loc, RegType::UW), RegType::UW),
+                    _ => (dest(loc, RegType::UD), RegType::UD),
                 };
-                let mut m = Instruction::alu(Opcode::Mov, 1, dest(loc, ty), &[imm(v, ty)]);
+                let mut m = Instruction::alu(Opcode::Mov, 1, dst, &[imm(v, ty)]);
                 m.we_all = true;
                 self.v.insts.push(m);
                 self.set(d.id, Val::Bool { loc, width });

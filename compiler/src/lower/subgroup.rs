@@ -306,9 +306,12 @@ impl Lower<'_> {
                 let bits = self.bits[i.srcs[0].0 as usize];
                 let (x, ty) = if bits == 1 {
                     let s = self.bool_src(i.srcs[0]);
+                    // An 8-bit boolean as a word (a dword container's
+                    // bytes would need a word stride).
+                    let ty = if s.ty.size() == 1 { RegType::W } else { s.ty };
                     let t = self.new_loc(4);
-                    self.mov(dest(t, s.ty), s);
-                    (t, s.ty)
+                    self.mov(dest(t, ty), s);
+                    (t, ty)
                 } else if bits == 8 {
                     let s = self.s(i, 0, RegType::UB);
                     let t = self.new_loc(4);
@@ -358,14 +361,9 @@ impl Lower<'_> {
                 };
                 if d.bits == 1 {
                     hit(cov::SG_READ_BOOL);
-                    let (mut loc, width) = self.bool_in_grf(i.srcs[0], 32);
-                    if loc.lane_bytes == 2 {
-                        // A packed 16-bit boolean: a word in each dword
-                        // first (the lane's value is the low word).
-                        let t = self.new_loc(4);
-                        self.mov(dest(t, RegType::UW), view(loc, RegType::UW));
-                        loc = t;
-                    }
+                    // A packed 8/16-bit boolean is spread to dwords by
+                    // lane_value first (the lane's value is the low bytes).
+                    let (loc, width) = self.bool_in_grf(i.srcs[0], 32);
                     let v = self.lane_value(loc, 32, lane);
                     let b = self.masked_broadcast(v, 32);
                     self.set(d.id, Val::Bool { loc: b, width });

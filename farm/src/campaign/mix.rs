@@ -104,8 +104,8 @@ mod tests {
             bugs: BugSet::NONE,
         };
         let c = m.configs(7);
-        // All passes and one random subset, under each of the 5 strategies.
-        assert_eq!(c.len(), 10);
+        // All passes and one random subset, under each of the 6 strategies.
+        assert_eq!(c.len(), 12);
         assert!(c.iter().all(|x| x.simd == c[0].simd));
         assert_eq!(c[0].passes, PassSet::all());
         assert_eq!(m.configs(7), c, "deterministic");
