@@ -12,6 +12,10 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+/// `--strategies`' default: every strategy, in `Strategy::ALL` order (a
+/// test keeps the two the same).
+const DEFAULT_STRATEGIES: &str = "bool32,bool16,native,flag,native-min,bool8";
+
 /// A switch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum OnOff {
@@ -36,8 +40,8 @@ pub struct Args {
     /// Output directory (findings/, stats.json, checkpoint.json).
     #[arg(long, default_value = "farm-out")]
     out: PathBuf,
-    /// Strategies, comma-separated.
-    #[arg(long, value_delimiter = ',', default_value = "bool32,bool16,native,flag,native-min", value_parser = |s: &str| s.parse::<Strategy>())]
+    /// Strategies, comma-separated (default: every one, `compiler::Strategy::ALL`).
+    #[arg(long, value_delimiter = ',', default_value = DEFAULT_STRATEGIES, value_parser = |s: &str| s.parse::<Strategy>())]
     strategies: Vec<Strategy>,
     /// Pass sets: mix (all + one random subset per case), all, none, random, or a pass list.
     #[arg(long, default_value = "mix", value_parser = |s: &str| PassChoice::parse(s))]
@@ -304,4 +308,15 @@ fn summary_text(
         }
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_strategies_are_all_of_them() {
+        let names: Vec<&str> = Strategy::ALL.iter().map(|s| s.name()).collect();
+        assert_eq!(DEFAULT_STRATEGIES, names.join(","));
+    }
 }
