@@ -1,7 +1,7 @@
 //! The compiler under test: a model of Mesa's Intel (brw) backend.
 //!
 //! IR passes run on the shader IR, lowering turns it into EU code on virtual
-//! registers under one of five boolean strategies, EU passes run on that, and
+//! registers under one of six boolean strategies, EU passes run on that, and
 //! register allocation maps it onto the 128 GRFs. The result always passes
 //! the `eu` validator; a program that does not is reported as a compiler bug
 //! (`CompileError::InvalidEu`). This crate knows nothing of the farm.

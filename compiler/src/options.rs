@@ -98,7 +98,11 @@ impl FromStr for Strategy {
             .into_iter()
             .find(|x| x.name() == s)
             .ok_or_else(|| {
-                format!("unknown strategy `{s}` (expected bool32, bool16, native or flag)")
+                let names: Vec<&str> = Strategy::ALL.iter().map(|x| x.name()).collect();
+                format!(
+                    "unknown strategy `{s}` (expected one of {})",
+                    names.join(", ")
+                )
             })
     }
 }

@@ -5,8 +5,8 @@
 //! 32-bit users with a sign-extending MOV:
 //!
 //! ```text
-//! cmp.l.f0.0(8) g10<2>W g6<16,8,2>W g9<0,1,0>W
-//! mov(8) g11<1>D g10<16,8,2>W
+//! cmp.l.f0.0(8) g10<1>W g6<16,8,2>W g9<0,1,0>W
+//! mov(8) g11<1>D g10<8,8,1>W
 //! ```
 //!
 //! The pass propagates the narrow boolean N (`g10`) into the users of the

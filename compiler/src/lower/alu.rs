@@ -55,6 +55,11 @@ impl Lower<'_> {
         if loc.lane_bytes == 0 || loc.lane_bytes >= size {
             return loc;
         }
+        debug_assert!(
+            size <= 4,
+            "a {}-byte value read as {size} bytes",
+            loc.lane_bytes
+        );
         hit(cov::WORDS_TO_DWORDS);
         let t = self.new_loc(4);
         let narrow = if loc.lane_bytes == 1 {

@@ -296,8 +296,8 @@ impl Lower<'_> {
         }
     }
 
-    /// New storage for a boolean of `width` bits: a packed word per lane
-    /// (16) or a dword per lane (32).
+    /// New storage for a boolean of `width` bits: a packed byte (8) or word
+    /// (16) per lane, or a dword per lane (32).
     pub(crate) fn bool_loc(&mut self, width: u8) -> Loc {
         self.new_loc(u32::from(width) / 8)
     }

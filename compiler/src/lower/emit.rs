@@ -21,7 +21,7 @@ pub struct Loc {
     /// Byte offset within the register file from `reg`.
     pub off: u32,
     /// Bytes between lanes: 4 (dword containers), 8 (qwords), 2 (packed
-    /// 16-bit booleans) or 0 (scalar).
+    /// 16-bit values), 1 (packed 8-bit booleans) or 0 (scalar).
     pub lane_bytes: u32,
 }
 

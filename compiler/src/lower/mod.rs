@@ -10,11 +10,13 @@
 //! (W/UW/HF `<1>`), as brw keeps them; 8- and 32-bit values live in a dword
 //! per lane (the value in the low bytes: B/UB with stride 4, D/UD/F
 //! packed); 64-bit values in a qword per lane. The rest of a container is
-//! unspecified. A 16-bit value may also sit in a dword container (a loaded
-//! input, whose message returns a dword per lane): every reader reads it
-//! through its `Loc`. An instruction the hardware cannot write packed words
-//! with (a wider execution type) writes a strided temporary that a MOV
-//! packs ([`emit`]), as brw's regioning lowering does.
+//! unspecified. A 16-bit value may also sit in a dword or qword container
+//! (a loaded input, whose message returns a dword per lane; a truncation of
+//! a wider value; an op computed with dwords; a subgroup read): every
+//! reader reads it through its `Loc`. An instruction the hardware cannot
+//! write packed words with (a wider execution type, an integer/HF
+//! conversion) writes a strided temporary that a MOV packs ([`emit`]), as
+//! brw's regioning lowering does. 8-bit booleans (`bool8`) are packed bytes.
 
 mod alu;
 mod bits;

@@ -1,9 +1,9 @@
 //! Which configs each case runs under.
 //!
 //! Default mix (chosen for bugs found per second): every case runs under all
-//! five boolean strategies, each with all passes and with one random pass
+//! six boolean strategies, each with all passes and with one random pass
 //! subset drawn from the case's seed (so every pass is also tested alone and
-//! in odd company), at one SIMD width drawn from the case's seed. That is 10
+//! in odd company), at one SIMD width drawn from the case's seed. That is 12
 //! config-runs per case sharing one generation and one oracle run: the
 //! oracle and the generator are paid once, and the strategies and pass
 //! subsets cross-check each other on the same program.
