@@ -105,6 +105,8 @@ bug_table! {
         "moves derivatives and quad ops like pure ops, so one sinks with its sources into the if arm that uses it, and a lane of a quad the arm splits reads what its neighbour never computed";
     HelperStoreUnpredicated = "helper-store-unpredicated", "lowering", "brw_emit_predicate_on_sample_mask: fragment shader stores are predicated on the live-pixel mask so that helper invocations (demoted lanes) write nothing",
         "emits a store without the live-mask predicate, so a lane that demoted to a helper still writes its outputs";
+    Bool8ByteSrc1 = "bool8-byte-src1", "lowering (bool8)", "EU-MODEL §1.6 (Gfx11+: no byte type as src1 of a two-source instruction, brw_eu_validate.c); seed 001 (8-bit booleans clumsy because of the stride requirements)",
+        "combines 8-bit booleans with the second operand still a byte, an instruction Gfx11 does not allow (the validator rejects it)";
     SpillFillWithoutNomask = "spill-fill-without-nomask", "regalloc", "brw_fs_reg_allocate.cpp spill_reg: unspills are exec_all because a spilled value's channels need not be the scratch message's dword channels",
         "fills a spilled value read by a non-NoMask instruction with that instruction's execution mask, so the dwords of channels it does not enable stay garbage while enabled lanes read them: the upper GRF of a qword at SIMD8 (lanes 4-7), and in divergent code any value whose lanes are not its dword channels";
     SpillFirstHalfMask = "spill-first-half-mask", "regalloc", "brw_fs_reg_allocate.cpp spill_reg: the scratch messages' builder is the instruction's (ibld.group(width, 0)), keeping its channel group",

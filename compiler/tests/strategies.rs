@@ -306,3 +306,23 @@ send(8) null g0 end { align1 1Q EOT };\n\
 ";
     assert_eq!(lowered(CMP64_BCSEL, Strategy::Bool8), want);
 }
+
+/// The injected bool8-byte-src1 leaves the iand's second operand a byte:
+/// the lowered code is rejected by Gfx11's byte-src1 rule, blamed on
+/// lowering.
+#[test]
+fn bool8_byte_src1_is_rejected() {
+    use compiler::bugs::{Bug, BugSet};
+    use compiler::{CompileError, CompileOptions, PassSet, StageId};
+    let p = ir::parse_program(CMP16_IAND32).unwrap();
+    let opts = CompileOptions::new(Strategy::Bool8, 8, PassSet::none())
+        .with_bugs(BugSet::NONE.with(Bug::Bool8ByteSrc1));
+    match compiler::compile(&p, &opts) {
+        Err(CompileError::InvalidEu { stage, rule, .. }) => {
+            assert_eq!((stage, rule), (StageId::Lowering, "byte-src1"));
+        }
+        other => panic!("expected byte-src1, got {other:?}"),
+    }
+    let clean = CompileOptions::new(Strategy::Bool8, 8, PassSet::none());
+    assert!(compiler::compile(&p, &clean).is_ok());
+}

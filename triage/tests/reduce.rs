@@ -305,6 +305,7 @@ bug_tests! {
     reduces_spill_first_half_mask => "spill-first-half-mask",
     reduces_gcm_sinks_convergent => "gcm-sinks-convergent",
     reduces_helper_store_unpredicated => "helper-store-unpredicated",
+    reduces_bool8_byte_src1 => "bool8-byte-src1",
 }
 
 #[test]

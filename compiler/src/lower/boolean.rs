@@ -590,7 +590,9 @@ impl Lower<'_> {
         let operand = |l: &mut Self, k: usize, slot: usize| {
             let v = l.val(i.srcs[k]);
             let s = l.bool_src_at(v, width);
-            if slot == 0 || width != 8 {
+            // Injected bug (BUGS.md: bool8-byte-src1): the byte stays the
+            // second operand.
+            if slot == 0 || width != 8 || l.bugs.has(crate::bugs::Bug::Bool8ByteSrc1) {
                 return s;
             }
             // Sign-extended to a word: 0xFF is 0xFFFF.
