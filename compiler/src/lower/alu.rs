@@ -472,20 +472,12 @@ impl Lower<'_> {
     /// bcsel on non-boolean values: a predicated SEL on the containers.
     fn bcsel(&mut self, i: &Instr, bits: u8) {
         let d = i.dest.expect("defines a value").id;
-        let ty = match bits {
-            64 => {
-                hit(cov::SELECT_SEL64);
-                RegType::UQ
-            }
-            16 => {
-                hit(cov::SELECT_SEL);
-                RegType::UW
-            }
-            _ => {
-                hit(cov::SELECT_SEL);
-                RegType::UD
-            }
-        };
+        hit(if bits == 64 {
+            cov::SELECT_SEL64
+        } else {
+            cov::SELECT_SEL
+        });
+        let ty = super::container_copy_ty(bits);
         let a = self.s(i, 1, ty);
         let b = self.s(i, 2, ty);
         let f = self.flag_of(i.srcs[0]);

@@ -333,22 +333,28 @@ impl Lower<'_> {
         self.flags.slots[i]
     }
 
+    /// A flag's boolean as a `width`-bit 0/~0 value in a new GRF.
+    fn materialize(&mut self, f: FlagReg, width: u8) -> Loc {
+        hit(cov::FLAG_MATERIALIZE);
+        let loc = self.bool_loc(width);
+        let ty = Self::bool_ty(width);
+        self.mov(dest(loc, ty), imm(0, ty));
+        self.alu_pred(
+            Predicate::NORMAL,
+            f,
+            Opcode::Mov,
+            dest(loc, ty),
+            &[imm(u64::MAX, ty)],
+        );
+        loc
+    }
+
     /// Puts a boolean in a GRF (if it lives in a flag) and returns its storage.
     pub(crate) fn bool_in_grf(&mut self, v: ValueId, width: u8) -> (Loc, u8) {
         match self.val(v) {
             Val::Bool { loc, width } => (loc, width),
             Val::Flag(f) => {
-                hit(cov::FLAG_MATERIALIZE);
-                let loc = self.bool_loc(width);
-                let ty = Self::bool_ty(width);
-                self.mov(dest(loc, ty), imm(0, ty));
-                self.alu_pred(
-                    Predicate::NORMAL,
-                    f,
-                    Opcode::Mov,
-                    dest(loc, ty),
-                    &[imm(u64::MAX, ty)],
-                );
+                let loc = self.materialize(f, width);
                 self.set(v, Val::Bool { loc, width });
                 (loc, width)
             }
@@ -361,20 +367,7 @@ impl Lower<'_> {
         let (loc, w) = match from {
             Val::Bool { loc, width } => (loc, width),
             Val::Grf(loc) => (loc, 32),
-            Val::Flag(f) => {
-                hit(cov::FLAG_MATERIALIZE);
-                let loc = self.bool_loc(width);
-                let ty = Self::bool_ty(width);
-                self.mov(dest(loc, ty), imm(0, ty));
-                self.alu_pred(
-                    Predicate::NORMAL,
-                    f,
-                    Opcode::Mov,
-                    dest(loc, ty),
-                    &[imm(u64::MAX, ty)],
-                );
-                (loc, width)
-            }
+            Val::Flag(f) => (self.materialize(f, width), width),
         };
         if w == width {
             return view(loc, Self::bool_ty(width));

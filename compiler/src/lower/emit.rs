@@ -173,11 +173,7 @@ impl Lower<'_> {
             let mut inst = inst;
             let exec = inst.exec_size;
             inst.srcs.iter_mut().for_each(|s| fit_rows(s, exec));
-            if legalize {
-                self.push_legal(inst);
-            } else {
-                self.v.insts.push(inst);
-            }
+            self.push(inst, legalize);
             return;
         }
         let pieces = inst.exec_size / limit;
@@ -193,11 +189,16 @@ impl Lower<'_> {
             }
             let f = dst_footprint(&part.dst);
             shift_dst(&mut part.dst, lanes * f);
-            if legalize {
-                self.push_legal(part);
-            } else {
-                self.v.insts.push(part);
-            }
+            self.push(part, legalize);
+        }
+    }
+
+    /// Appends a piece, legalized by [`Self::push_legal`] if asked.
+    fn push(&mut self, inst: Instruction, legalize: bool) {
+        if legalize {
+            self.push_legal(inst);
+        } else {
+            self.v.insts.push(inst);
         }
     }
 

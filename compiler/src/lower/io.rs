@@ -121,11 +121,7 @@ impl Lower<'_> {
                 let t = self.new_loc(lanes);
                 // Packed words are spread one per dword (the message takes
                 // a dword per lane; it stores the low bytes).
-                let ty = match bits {
-                    64 => RegType::UQ,
-                    16 => RegType::UW,
-                    _ => RegType::UD,
-                };
+                let ty = super::container_copy_ty(bits);
                 self.mov(dest(t, ty), view(loc, ty));
                 t
             }

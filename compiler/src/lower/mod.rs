@@ -54,9 +54,18 @@ pub(crate) fn storage_bytes(bits: u8) -> u32 {
 
 /// The type a boolean of `width` bits is copied as (a raw MOV: a packed
 /// byte destination needs the source's own type).
-fn uint_of_width(width: u8) -> RegType {
+fn bool_copy_ty(width: u8) -> RegType {
     match width {
         8 => RegType::B,
+        _ => container_copy_ty(width),
+    }
+}
+
+/// The type a value of `bits` bits is copied as, whole container: a word
+/// for packed 16-bit values, a qword for 64-bit ones, else a dword.
+pub(crate) fn container_copy_ty(bits: u8) -> RegType {
+    match bits {
+        64 => RegType::UQ,
         16 => RegType::UW,
         _ => RegType::UD,
     }
@@ -404,21 +413,17 @@ impl<'a> Lower<'a> {
     fn copy_value(&mut self, to: Val, from: Val, bits: u8) {
         match (to, from) {
             (Val::Grf(t), Val::Grf(f)) => {
-                let ty = match bits {
-                    64 => RegType::UQ,
-                    16 => RegType::UW,
-                    _ => RegType::UD,
-                };
+                let ty = container_copy_ty(bits);
                 self.mov(dest(t, ty), view(f, ty));
             }
             (Val::Bool { loc, width }, _) => {
                 hit(cov::PHI_BOOL);
                 let src = self.bool_src_at(from, width);
-                let ty = uint_of_width(width);
+                let ty = bool_copy_ty(width);
                 self.mov(dest(loc, ty), src);
             }
             (Val::Grf(t), Val::Bool { loc, width }) => {
-                let ty = uint_of_width(width);
+                let ty = bool_copy_ty(width);
                 self.mov(dest(t, ty), view(loc, ty));
             }
             (Val::Grf(_), Val::Flag(_)) | (Val::Flag(_), _) => {
