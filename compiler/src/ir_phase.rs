@@ -4,20 +4,15 @@
 //! The IR passes read only the injected bugs and the bitfield mode of the
 //! options (their entry points take an [`IrCtx`], which holds nothing
 //! else), so the configs of a campaign case that differ only in boolean
-//! strategy or SIMD width run exactly the same IR phase. Each thread keeps
-//! the last few IR phases it ran, keyed by everything they read: the input
-//! program, the IR passes that are on, the bugs and the bitfield mode. A
-//! compile that finds its key replays the phase instead of running it: the
-//! observer sees the same stage starts and the same snapshots, the
-//! coverage recording gets the same decision points and the injected-bug
-//! counter the same hits, and the result is the same program or error. A
-//! phase that panicked is not kept (the panic repeats next time).
+//! strategy or SIMD width run exactly the same IR phase. Its key is
+//! everything it reads: the input program, the IR passes that are on, the
+//! bugs and the bitfield mode; a compile that finds its key replays the
+//! phase ([`crate::memo`]).
 
+use crate::memo::{self, Kept};
 use crate::passes::{self, IrCtx, PassSet, Stage};
-use crate::trace::{Start, Trace};
 use crate::{Code, CompileError, Observer, Snapshot, StageId, MAX_ROUNDS};
 use std::cell::RefCell;
-use std::rc::Rc;
 
 /// What the IR phase reads of a compile.
 #[derive(Clone, PartialEq, Eq)]
@@ -28,53 +23,17 @@ struct Key {
     ctx: IrCtx,
 }
 
-/// One thing the phase told the observer.
-#[derive(Clone)]
-enum Event {
-    Begin(StageId),
-    Snapshot(StageId, Rc<ir::Program>),
-}
-
-/// A finished IR phase: everything a replay must reproduce.
-struct Phase {
-    events: Vec<Event>,
-    /// What it reported to the recorders.
-    trace: Trace,
-    result: Result<Rc<ir::Program>, CompileError>,
-}
-
 /// IR phases a thread keeps (the default mix runs two pass sets per case).
 const KEPT: usize = 4;
 
 thread_local! {
-    /// The last IR phases run on this thread, most recent last.
-    static PHASES: RefCell<Vec<(Key, Rc<Phase>)>> = const { RefCell::new(Vec::new()) };
-}
-
-/// An observer that passes everything on and writes it down.
-struct Tape<'a> {
-    inner: &'a mut dyn Observer,
-    events: Vec<Event>,
-}
-
-impl Observer for Tape<'_> {
-    fn begin(&mut self, stage: StageId) {
-        self.events.push(Event::Begin(stage));
-        self.inner.begin(stage);
-    }
-
-    fn snapshot(&mut self, s: Snapshot<'_>) {
-        if let Code::Ir(p) = s.code {
-            self.events
-                .push(Event::Snapshot(s.stage, Rc::new(p.clone())));
-        }
-        self.inner.snapshot(s);
-    }
+    /// The last IR phases run on this thread.
+    static PHASES: RefCell<Kept<Key, ir::Program>> = const { RefCell::new(Kept::new()) };
 }
 
 /// Validates `program` and runs the IR passes of `passes` on it to their
 /// fixpoint (as [`crate::compile_with_hook`] does), or replays the same
-/// phase from this thread's memory.
+/// phase from this thread's memory ([`memo`]).
 pub fn run(
     program: &ir::Program,
     passes: &PassSet,
@@ -86,62 +45,18 @@ pub fn run(
         .filter(|(_, i)| i.stage == Stage::Ir)
         .map(|(k, _)| k)
         .collect();
-    let found = PHASES.with(|m| {
-        m.borrow()
-            .iter()
-            .find(|(k, ph)| {
-                k.ctx == ctx
-                    && k.passes == ir_passes
-                    && k.program == *program
-                    && ph.trace.complete()
-            })
-            .map(|(_, ph)| ph.clone())
-    });
-    if let Some(ph) = found {
-        return replay(&ph, observer);
-    }
-    let key = Key {
-        program: program.clone(),
-        passes: ir_passes,
-        ctx,
-    };
-    let start = Start::now();
-    let mut tape = Tape {
-        inner: observer,
-        events: Vec::new(),
-    };
-    let result = optimize(program, passes, &ctx, &mut tape);
-    let phase = Phase {
-        events: tape.events,
-        trace: start.finish(),
-        result: result.map(Rc::new),
-    };
-    let out = phase.result.as_deref().cloned().map_err(Clone::clone);
-    PHASES.with(|m| {
-        let mut m = m.borrow_mut();
-        m.retain(|(k, _)| *k != key);
-        if m.len() >= KEPT {
-            m.remove(0);
-        }
-        m.push((key, Rc::new(phase)));
-    });
-    out
-}
-
-/// Tells `observer`, the coverage recording and the bug counter what the
-/// phase told them, and returns its result.
-fn replay(ph: &Phase, observer: &mut dyn Observer) -> Result<ir::Program, CompileError> {
-    for e in &ph.events {
-        match e {
-            Event::Begin(stage) => observer.begin(*stage),
-            Event::Snapshot(stage, p) => observer.snapshot(Snapshot {
-                stage: *stage,
-                code: Code::Ir(p),
-            }),
-        }
-    }
-    ph.trace.replay();
-    ph.result.as_deref().cloned().map_err(Clone::clone)
+    memo::run(
+        &PHASES,
+        KEPT,
+        |k| k.ctx == ctx && k.passes == ir_passes && k.program == *program,
+        || Key {
+            program: program.clone(),
+            passes: ir_passes.clone(),
+            ctx,
+        },
+        observer,
+        |observer| optimize(program, passes, &ctx, observer),
+    )
 }
 
 /// The phase itself.
@@ -223,7 +138,7 @@ mod tests {
         assert_eq!(first.1.get("ir:algebraic/rule/iadd-zero"), Some(&2));
         let again = observe(&p, &PassSet::all(), ctx);
         assert_eq!(again, first);
-        let found = PHASES.with(|m| m.borrow().iter().filter(|(k, _)| k.program == p).count());
+        let found = PHASES.with(|m| m.borrow().count(|k| k.program == p));
         assert_eq!(found, 1);
         // Another pass set is another phase, with its own result.
         let none = observe(&p, &PassSet::none(), ctx);

@@ -9,8 +9,10 @@
 pub mod brw;
 pub mod bugs;
 pub mod coverage;
+mod eu_phase;
 mod ir_phase;
 pub mod lower;
+mod memo;
 pub mod nir;
 pub mod options;
 pub mod passes;
@@ -156,116 +158,14 @@ pub fn compile_with_hook(
         },
         observer,
     )?;
-    let ctx = PassCtx {
-        strategy: opts.strategy,
-        simd: opts.simd,
-        bugs: opts.bugs,
-        bitfield: opts.passes.bitfield,
-        bool_cleanup: opts.passes.bool_cleanup,
-    };
     observer.begin(StageId::Lowering);
-    let mut v = lower::lower(&p, opts)?;
+    let v = lower::lower(&p, opts)?;
     check_virtual(&v, StageId::Lowering)?;
     observer.snapshot(Snapshot {
         stage: StageId::Lowering,
         code: Code::Eu(&v),
     });
-    let mut unchanged = Unchanged::default();
-    for _ in 0..MAX_ROUNDS {
-        let mut progress = false;
-        for (index, info) in opts.passes.iter().filter(|(_, i)| i.stage == Stage::Eu) {
-            let stage = StageId::EuPass(index);
-            if let passes::Entry::Eu(f) = info.entry {
-                observer.begin(stage);
-                if unchanged.replay(index) {
-                    continue;
-                }
-                #[cfg(debug_assertions)]
-                let before = v.clone();
-                let run = trace::Start::now();
-                if f(&mut v, &ctx) {
-                    progress = true;
-                    unchanged.changed();
-                    v.compact().map_err(|e| CompileError::InvalidEu {
-                        stage,
-                        rule: e.rule,
-                        index: e.index,
-                        text: e.msg,
-                    })?;
-                    check_virtual(&v, stage)?;
-                    observer.snapshot(Snapshot {
-                        stage,
-                        code: Code::Eu(&v),
-                    });
-                } else {
-                    #[cfg(debug_assertions)]
-                    assert!(
-                        v == before,
-                        "{stage} changed the program but said it did not"
-                    );
-                    unchanged.record(index, run);
-                }
-            }
-        }
-        if !progress {
-            break;
-        }
-    }
-    observer.begin(StageId::Regalloc);
-    let physical = regalloc::allocate_with(&v, opts.bugs, opts.passes.spill_all)?;
-    check(&physical, &eu::MachineConfig::GFX11, StageId::Regalloc)?;
-    observer.snapshot(Snapshot {
-        stage: StageId::Regalloc,
-        code: Code::Final(&physical),
-    });
-    let stats = StaticStats::of(&physical);
-    Ok(Compiled {
-        program: physical,
-        virt: v,
-        stats,
-    })
-}
-
-/// What a pass run that left the program unchanged reported, and on which
-/// version of the program: a pass is a pure function of the program and
-/// the options, so running it again on the same version would change
-/// nothing again and report the same decision points and bug hits. The
-/// last round of a fixpoint loop is mostly such runs (every pass after the
-/// last one that changed something in the round before); they are
-/// replayed, not repeated.
-#[derive(Default)]
-struct Unchanged {
-    /// Bumped by every change.
-    version: u64,
-    /// Per pass index, its last run that changed nothing: the version it
-    /// ran on and what it reported.
-    runs: Vec<Option<(u64, trace::Trace)>>,
-}
-
-impl Unchanged {
-    /// Replays pass `index`'s last run if it was on this version.
-    fn replay(&self, index: usize) -> bool {
-        match self.runs.get(index) {
-            Some(Some((version, t))) if *version == self.version => {
-                t.replay();
-                true
-            }
-            _ => false,
-        }
-    }
-
-    /// The program changed.
-    fn changed(&mut self) {
-        self.version += 1;
-    }
-
-    /// Pass `index`'s run (watched from `start`) left the program unchanged.
-    fn record(&mut self, index: usize, start: trace::Start) {
-        if self.runs.len() <= index {
-            self.runs.resize(index + 1, None);
-        }
-        self.runs[index] = Some((self.version, start.finish()));
-    }
+    eu_phase::run(v, opts, observer)
 }
 
 /// Compiles without an observer.
@@ -295,31 +195,5 @@ fn check(p: &eu::Program, machine: &eu::MachineConfig, stage: StageId) -> Result
                 text: first.text.clone(),
             })
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn an_unchanged_run_replays_on_its_version_only() {
-        const P: coverage::Point = coverage::Point("test:p");
-        let rec = coverage::Recording::start();
-        bugs::reset_hits();
-        let mut u = Unchanged::default();
-        assert!(!u.replay(3), "nothing ran yet");
-        // Pass 3 runs, reaches P twice and one bug decision, changes nothing.
-        let w = trace::Start::now();
-        coverage::hit(P);
-        coverage::hit(P);
-        assert!(BugSet::NONE.with(Bug::CseNegSat).has(Bug::CseNegSat));
-        u.record(3, w);
-        assert!(u.replay(3));
-        assert!(!u.replay(2), "another pass");
-        assert_eq!(bugs::hits(), 2);
-        u.changed();
-        assert!(!u.replay(3), "another version of the program");
-        assert_eq!(rec.finish(), coverage::Hits::from([("test:p", 4)]));
     }
 }

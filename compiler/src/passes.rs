@@ -4,7 +4,6 @@
 //! fixpoint as Mesa's optimization loops do.
 
 use crate::bugs::BugSet;
-use crate::options::Strategy;
 use crate::vir::VProgram;
 use std::fmt;
 
@@ -51,11 +50,12 @@ pub enum BoolCleanupMode {
     Mixed,
 }
 
-/// What a pass knows about the compile it is part of.
-#[derive(Clone, Copy, Debug)]
+/// What an EU pass knows about the compile it is part of: only what may
+/// change the EU phase's result. EU passes do not see the boolean strategy
+/// (lowering has applied it), so strategies that lower a case to the same
+/// code share the EU phase (`eu_phase.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PassCtx {
-    /// Boolean strategy.
-    pub strategy: Strategy,
     /// Dispatch width.
     pub simd: u32,
     /// Injected bugs.

@@ -2,7 +2,6 @@
 
 use crate::passes::PassCtx;
 use crate::vir::{VProgram, Vgrf};
-use crate::Strategy;
 use eu::{Dispatch, SimConfig, Stored};
 
 /// A VProgram (1 input slot, 1 output slot, no uniforms) from `text` with
@@ -31,7 +30,6 @@ pub fn canon(text: &str) -> String {
 /// A pass context for tests.
 pub fn ctx(simd: u32) -> PassCtx {
     PassCtx {
-        strategy: Strategy::Bool32,
         simd,
         bugs: crate::bugs::BugSet::NONE,
         bitfield: crate::passes::BitfieldMode::Native,

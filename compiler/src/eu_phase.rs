@@ -1,0 +1,286 @@
+//! The EU half of a compile (the EU passes to their fixpoint, register
+//! allocation and the final checks), shared between compiles that would
+//! repeat it.
+//!
+//! The EU passes and register allocation read the lowered program and the
+//! options in a [`PassCtx`], which holds no boolean strategy: lowering has
+//! applied it. Strategies that lower a case to the same code (native and
+//! native-min almost always, bool32, native and flag often on cases without
+//! narrow comparisons) therefore run exactly the same EU phase. Its key is
+//! everything it reads: the lowered program, the EU passes that are on,
+//! the context and the spill mode; a compile that finds its key replays
+//! the phase ([`crate::memo`]).
+
+use crate::memo::{self, Kept};
+use crate::passes::{self, PassCtx, PassSet, Stage};
+use crate::{
+    check, check_virtual, regalloc, trace, Code, CompileError, CompileOptions, Compiled, Observer,
+    Snapshot, StageId, StaticStats, VProgram, MAX_ROUNDS,
+};
+use std::cell::RefCell;
+
+/// What the EU phase reads of a compile.
+struct Key {
+    lowered: VProgram,
+    /// The EU passes that are on, in table order.
+    passes: Vec<usize>,
+    ctx: PassCtx,
+    spill_all: bool,
+}
+
+/// EU phases a thread keeps (the default mix runs twelve configs per case,
+/// two pass sets under six strategies).
+const KEPT: usize = 12;
+
+thread_local! {
+    /// The last EU phases run on this thread.
+    static PHASES: RefCell<Kept<Key, Compiled>> = const { RefCell::new(Kept::new()) };
+}
+
+/// Runs the EU passes of `opts` on the lowered program `v` to their
+/// fixpoint, then register allocation, validating after every step that
+/// changed the code (as [`crate::compile_with_hook`] does), or replays the
+/// same phase from this thread's memory.
+pub fn run(
+    v: VProgram,
+    opts: &CompileOptions,
+    observer: &mut dyn Observer,
+) -> Result<Compiled, CompileError> {
+    let ctx = PassCtx {
+        simd: opts.simd,
+        bugs: opts.bugs,
+        bitfield: opts.passes.bitfield,
+        bool_cleanup: opts.passes.bool_cleanup,
+    };
+    let eu_passes: Vec<usize> = opts
+        .passes
+        .iter()
+        .filter(|(_, i)| i.stage == Stage::Eu)
+        .map(|(k, _)| k)
+        .collect();
+    let spill_all = opts.passes.spill_all;
+    memo::run(
+        &PHASES,
+        KEPT,
+        |k| k.ctx == ctx && k.spill_all == spill_all && k.passes == eu_passes && k.lowered == v,
+        || Key {
+            lowered: v.clone(),
+            passes: eu_passes.clone(),
+            ctx,
+            spill_all,
+        },
+        observer,
+        |observer| optimize(v.clone(), &opts.passes, &ctx, observer),
+    )
+}
+
+/// The phase itself.
+fn optimize(
+    mut v: VProgram,
+    passes: &PassSet,
+    ctx: &PassCtx,
+    observer: &mut dyn Observer,
+) -> Result<Compiled, CompileError> {
+    let mut unchanged = Unchanged::default();
+    for _ in 0..MAX_ROUNDS {
+        let mut progress = false;
+        for (index, info) in passes.iter().filter(|(_, i)| i.stage == Stage::Eu) {
+            let stage = StageId::EuPass(index);
+            if let passes::Entry::Eu(f) = info.entry {
+                observer.begin(stage);
+                if unchanged.replay(index) {
+                    continue;
+                }
+                #[cfg(debug_assertions)]
+                let before = v.clone();
+                let run = trace::Start::now();
+                if f(&mut v, ctx) {
+                    progress = true;
+                    unchanged.changed();
+                    v.compact().map_err(|e| CompileError::InvalidEu {
+                        stage,
+                        rule: e.rule,
+                        index: e.index,
+                        text: e.msg,
+                    })?;
+                    check_virtual(&v, stage)?;
+                    observer.snapshot(Snapshot {
+                        stage,
+                        code: Code::Eu(&v),
+                    });
+                } else {
+                    #[cfg(debug_assertions)]
+                    assert!(
+                        v == before,
+                        "{stage} changed the program but said it did not"
+                    );
+                    unchanged.record(index, run);
+                }
+            }
+        }
+        if !progress {
+            break;
+        }
+    }
+    observer.begin(StageId::Regalloc);
+    let physical = regalloc::allocate_with(&v, ctx.bugs, passes.spill_all)?;
+    check(&physical, &eu::MachineConfig::GFX11, StageId::Regalloc)?;
+    observer.snapshot(Snapshot {
+        stage: StageId::Regalloc,
+        code: Code::Final(&physical),
+    });
+    let stats = StaticStats::of(&physical);
+    Ok(Compiled {
+        program: physical,
+        virt: v,
+        stats,
+    })
+}
+
+/// What a pass run that left the program unchanged reported, and on which
+/// version of the program: a pass is a pure function of the program and
+/// the options, so running it again on the same version would change
+/// nothing again and report the same decision points and bug hits. The
+/// last round of a fixpoint loop is mostly such runs (every pass after the
+/// last one that changed something in the round before); they are
+/// replayed, not repeated.
+#[derive(Default)]
+struct Unchanged {
+    /// Bumped by every change.
+    version: u64,
+    /// Per pass index, its last run that changed nothing: the version it
+    /// ran on and what it reported.
+    runs: Vec<Option<(u64, trace::Trace)>>,
+}
+
+impl Unchanged {
+    /// Replays pass `index`'s last run if it was on this version.
+    fn replay(&self, index: usize) -> bool {
+        match self.runs.get(index) {
+            Some(Some((version, t))) if *version == self.version => {
+                t.replay();
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The program changed.
+    fn changed(&mut self) {
+        self.version += 1;
+    }
+
+    /// Pass `index`'s run (watched from `start`) left the program unchanged.
+    fn record(&mut self, index: usize, start: trace::Start) {
+        if self.runs.len() <= index {
+            self.runs.resize(index + 1, None);
+        }
+        self.runs[index] = Some((self.version, start.finish()));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bugs::{self, Bug, BugSet};
+    use crate::coverage;
+
+    #[test]
+    fn an_unchanged_run_replays_on_its_version_only() {
+        const P: coverage::Point = coverage::Point("test:p");
+        let rec = coverage::Recording::start();
+        bugs::reset_hits();
+        let mut u = Unchanged::default();
+        assert!(!u.replay(3), "nothing ran yet");
+        // Pass 3 runs, reaches P twice and one bug decision, changes nothing.
+        let w = trace::Start::now();
+        coverage::hit(P);
+        coverage::hit(P);
+        assert!(BugSet::NONE.with(Bug::CseNegSat).has(Bug::CseNegSat));
+        u.record(3, w);
+        assert!(u.replay(3));
+        assert!(!u.replay(2), "another pass");
+        assert_eq!(bugs::hits(), 2);
+        u.changed();
+        assert!(!u.replay(3), "another version of the program");
+        assert_eq!(rec.finish(), coverage::Hits::from([("test:p", 4)]));
+    }
+}
+
+#[cfg(test)]
+mod replay_tests {
+    use super::*;
+    use crate::bugs::{self, Bug, BugSet};
+    use crate::{coverage, Strategy};
+
+    /// Everything an observer and a recording see of one compile.
+    fn observe(p: &ir::Program, opts: &CompileOptions) -> (Vec<String>, coverage::Hits, u64) {
+        let mut seen = Vec::new();
+        let mut obs = |s: Snapshot<'_>| {
+            seen.push(match s.code {
+                Code::Ir(p) => format!("{}\n{}", s.stage, ir::print_program(p)),
+                Code::Eu(v) => format!("{}\n{}", s.stage, v.text()),
+                Code::Final(p) => format!("{}\n{}", s.stage, eu::print_program(p)),
+            })
+        };
+        bugs::reset_hits();
+        let rec = coverage::Recording::start();
+        let out =
+            crate::compile_with_hook(p, opts, &mut obs).map(|c| eu::print_program(&c.program));
+        let hits = rec.finish();
+        seen.push(format!("{out:?}"));
+        (seen, hits, bugs::hits())
+    }
+
+    fn opts(strategy: Strategy, passes: PassSet, bugs: BugSet) -> CompileOptions {
+        CompileOptions {
+            bugs,
+            ..CompileOptions::new(strategy, 8, passes)
+        }
+    }
+
+    /// How many kept phases start from the code `strategy` lowers `p` to.
+    fn kept_for(p: &ir::Program, o: &CompileOptions) -> usize {
+        let lowered = crate::lower::lower(p, o).unwrap();
+        PHASES.with(|m| m.borrow().count(|k| k.lowered == lowered))
+    }
+
+    #[test]
+    fn strategies_lowering_alike_share_one_phase_and_see_the_same() {
+        // No booleans: every strategy lowers the case to the same code.
+        let text = include_str!("../../corpus/bugs/cse-neg-sat.sir");
+        let p = ir::parse_case(text).unwrap().program;
+        let bugs = BugSet::NONE.with(Bug::CseNegSat);
+        let bool32 = observe(&p, &opts(Strategy::Bool32, PassSet::all(), bugs));
+        assert!(bool32.2 > 0, "the bug merges the two MULs in EU CSE");
+        assert!(bool32.1.keys().any(|k| k.starts_with("eu:cse/")));
+        let native = observe(&p, &opts(Strategy::Native, PassSet::all(), bugs));
+        assert_eq!(native, bool32);
+        assert_eq!(
+            kept_for(&p, &opts(Strategy::Native, PassSet::all(), bugs)),
+            1
+        );
+        // Spilling everything reads the same lowered code under another
+        // key: another phase, with its own result.
+        let mut spill = PassSet::all();
+        spill.spill_all = true;
+        let spilled = observe(&p, &opts(Strategy::Native, spill, bugs));
+        assert_ne!(spilled.0.last(), bool32.0.last());
+        assert_eq!(
+            kept_for(&p, &opts(Strategy::Native, PassSet::all(), bugs)),
+            2
+        );
+    }
+
+    #[test]
+    fn a_phase_run_without_recording_is_run_again_for_a_recording() {
+        let text = include_str!("../../corpus/bugs/cse-neg-sat.sir");
+        let p = ir::parse_case(text).unwrap().program;
+        let o = opts(Strategy::Flag, PassSet::all(), BugSet::NONE);
+        crate::compile(&p, &o).unwrap();
+        let recorded = observe(&p, &o);
+        assert!(recorded.1.keys().any(|k| k.starts_with("eu:")));
+        assert_eq!(observe(&p, &o), recorded);
+        assert_eq!(kept_for(&p, &o), 1);
+    }
+}
