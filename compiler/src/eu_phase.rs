@@ -14,7 +14,7 @@
 use crate::memo::{self, Kept};
 use crate::passes::{self, PassCtx, PassSet, Stage};
 use crate::{
-    check, check_virtual, regalloc, trace, Code, CompileError, CompileOptions, Compiled, Observer,
+    check, check_since, regalloc, trace, Code, CompileError, CompileOptions, Compiled, Observer,
     Snapshot, StageId, StaticStats, VProgram, MAX_ROUNDS,
 };
 use std::cell::RefCell;
@@ -82,6 +82,9 @@ fn optimize(
     observer: &mut dyn Observer,
 ) -> Result<Compiled, CompileError> {
     let mut unchanged = Unchanged::default();
+    // The last code that passed the checks, and the register file it was
+    // checked for: lowering's, checked by the caller, at first.
+    let mut checked = (v.insts.clone(), v.machine());
     for _ in 0..MAX_ROUNDS {
         let mut progress = false;
         for (index, info) in passes.iter().filter(|(_, i)| i.stage == Stage::Eu) {
@@ -103,7 +106,17 @@ fn optimize(
                         index: e.index,
                         text: e.msg,
                     })?;
-                    check_virtual(&v, stage)?;
+                    let machine = v.machine();
+                    // Instructions that passed for another register file
+                    // are asked about again.
+                    let before: &[_] = if checked.1 == machine {
+                        &checked.0
+                    } else {
+                        &[]
+                    };
+                    check_since(&v.insts, before, &machine, stage)?;
+                    checked.0.clone_from(&v.insts);
+                    checked.1 = machine;
                     observer.snapshot(Snapshot {
                         stage,
                         code: Code::Eu(&v),

@@ -145,6 +145,55 @@ impl VProgram {
     }
 }
 
+/// Which instructions of a program are an earlier version's, found without
+/// hashing: a pass changes a few instructions, so those of the common
+/// prefix and suffix are unchanged, and so is every instruction equal to
+/// the one at its index when the length did not change.
+pub(crate) struct Earlier<'a> {
+    now: &'a [Instruction],
+    before: &'a [Instruction],
+    /// The length of the common prefix.
+    prefix: usize,
+    /// The length of the common suffix (not overlapping the prefix).
+    suffix: usize,
+}
+
+impl<'a> Earlier<'a> {
+    /// Compares `now` with `before`.
+    pub fn between(now: &'a [Instruction], before: &'a [Instruction]) -> Earlier<'a> {
+        let most = now.len().min(before.len());
+        let prefix = now.iter().zip(before).take_while(|(a, b)| a == b).count();
+        let suffix = now
+            .iter()
+            .rev()
+            .zip(before.iter().rev())
+            .take(most - prefix)
+            .take_while(|(a, b)| a == b)
+            .count();
+        Earlier {
+            now,
+            before,
+            prefix,
+            suffix,
+        }
+    }
+
+    /// The index in `before` of an instruction equal to `now[k]`, if one
+    /// was found.
+    pub fn index(&self, k: usize) -> Option<usize> {
+        let (n, m) = (self.now.len(), self.before.len());
+        if k < self.prefix {
+            Some(k)
+        } else if k >= n - self.suffix {
+            Some(k + m - n)
+        } else if n == m && self.now[k] == self.before[k] {
+            Some(k)
+        } else {
+            None
+        }
+    }
+}
+
 /// The byte range `[start, end)` of the register file a source reads at
 /// `exec_size` channels (None for immediates, null and flags).
 pub fn src_bytes(s: &Src, exec_size: u8) -> Option<(u32, u32)> {
@@ -183,6 +232,35 @@ pub fn regs_of(bytes: (u32, u32)) -> (u32, u32) {
 mod tests {
     use super::*;
     use eu::{RegType, Region};
+
+    #[test]
+    fn earlier_instructions_are_found_around_an_insertion_and_in_place() {
+        let p = eu::parse_program(
+            "mov(8) g2<1>UD g3<8,8,1>UD\nadd(8) g4<1>UD g2<8,8,1>UD g3<8,8,1>UD\nmov(8) g5<1>UD g4<8,8,1>UD\nmov(8) g6<1>UD g5<8,8,1>UD",
+        )
+        .unwrap();
+        let i = &p.insts;
+        // One instruction inserted after the first: the first is the prefix,
+        // the last three the suffix, shifted by one.
+        let now = vec![
+            i[0].clone(),
+            i[3].clone(),
+            i[1].clone(),
+            i[2].clone(),
+            i[3].clone(),
+        ];
+        let e = Earlier::between(&now, &i[..]);
+        let found: Vec<_> = (0..now.len()).map(|k| e.index(k)).collect();
+        assert_eq!(found, [Some(0), None, Some(1), Some(2), Some(3)]);
+        // Two instructions changed in place: the middle one that did not
+        // is found at its index.
+        let now = vec![i[0].clone(), i[3].clone(), i[2].clone(), i[1].clone()];
+        let e = Earlier::between(&now, &i[..]);
+        let found: Vec<_> = (0..now.len()).map(|k| e.index(k)).collect();
+        assert_eq!(found, [Some(0), None, Some(2), None]);
+        // Nothing before.
+        assert_eq!(Earlier::between(&now, &[]).index(0), None);
+    }
 
     #[test]
     fn alloc_and_lookup() {

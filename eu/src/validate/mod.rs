@@ -166,7 +166,7 @@ pub fn validate(p: &Program, cfg: &MachineConfig) -> Result<(), Vec<Violation>> 
             sink.err("eot", "only the last instruction may end the thread");
         }
     }
-    if let Some((index, detail)) = end_problem(p) {
+    if let Some((index, detail)) = end_problem(&p.insts) {
         out.push(Violation {
             rule: "eot",
             index,
@@ -220,37 +220,38 @@ pub fn validate(p: &Program, cfg: &MachineConfig) -> Result<(), Vec<Violation>> 
     }
 }
 
-/// Whether `p` passes every rule, as [`validate`] would say, given that
-/// `inst_ok` answers for each non-control-flow instruction whether it
-/// passes its own rules (as [`instruction_ok`] does). A caller that
-/// remembers those answers validates a changed program without checking
-/// its unchanged instructions again; it asks [`validate`] for the
-/// violations when this says no.
+/// Whether the program `insts` passes every rule, as [`validate`] would
+/// say, given that `inst_ok(index, inst)` answers for each
+/// non-control-flow instruction whether it passes its own rules (as
+/// [`instruction_ok`] does). A caller that remembers those answers, or
+/// knows which instructions it has checked before, validates a changed
+/// program without checking its unchanged instructions again; it asks
+/// [`validate`] for the violations when this says no.
 pub fn valid_given(
-    p: &Program,
+    insts: &[crate::isa::Instruction],
     cfg: &MachineConfig,
-    mut inst_ok: impl FnMut(&crate::isa::Instruction) -> bool,
+    mut inst_ok: impl FnMut(usize, &crate::isa::Instruction) -> bool,
 ) -> bool {
-    let n = p.insts.len();
-    for (index, i) in p.insts.iter().enumerate() {
+    let n = insts.len();
+    for (index, i) in insts.iter().enumerate() {
         if i.eot && index + 1 != n {
             return false;
         }
         let ok = if i.op.is_cf() {
             own_rules_ok(i, cfg)
         } else {
-            inst_ok(i)
+            inst_ok(index, i)
         };
         if !ok {
             return false;
         }
     }
-    if end_problem(p).is_some() {
+    if end_problem(insts).is_some() {
         return false;
     }
-    match cf::analyze(&p.insts) {
+    match cf::analyze(insts) {
         Err(_) => false,
-        Ok(info) => p.insts.iter().enumerate().all(|(index, i)| {
+        Ok(info) => insts.iter().enumerate().all(|(index, i)| {
             !i.op.is_cf()
                 || targets(i, &info, index)
                     .iter()
@@ -261,9 +262,9 @@ pub fn valid_given(
 
 /// What is wrong with the end of the thread, if anything: the index to
 /// blame and why.
-fn end_problem(p: &Program) -> Option<(usize, &'static str)> {
-    let n = p.insts.len();
-    match p.insts.last() {
+fn end_problem(insts: &[crate::isa::Instruction]) -> Option<(usize, &'static str)> {
+    let n = insts.len();
+    match insts.last() {
         None => Some((0, "an empty program never ends its thread")),
         Some(last) if !(last.op == Opcode::Send && last.eot) => {
             Some((n - 1, "the last instruction must be a SEND with EOT"))

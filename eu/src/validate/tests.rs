@@ -453,7 +453,7 @@ fn valid_given_agrees_with_validate() {
                     continue;
                 };
                 let want = validate(&p, &cfg).is_ok();
-                let got = valid_given(&p, &cfg, |i| instruction_ok(i, &cfg));
+                let got = valid_given(&p.insts, &cfg, |_, i| instruction_ok(i, &cfg));
                 assert_eq!(got, want, "rule {rule}: `{full}`");
                 if want {
                     yes += 1;
@@ -465,12 +465,12 @@ fn valid_given_agrees_with_validate() {
     }
     // An EOT send that is not last, and an empty program.
     let p = parse_program(&format!("{END}\n{END}")).unwrap();
-    assert!(!valid_given(&p, &cfg, |i| instruction_ok(i, &cfg)));
-    assert!(!valid_given(&Program { insts: vec![] }, &cfg, |_| true));
+    assert!(!valid_given(&p.insts, &cfg, |_, i| instruction_ok(i, &cfg)));
+    assert!(!valid_given(&[], &cfg, |_, _| true));
     // The answers given are the ones used: a conforming program is refused
     // when its instructions are said to break their rules.
     let p = parse_program(&format!("mov(8) g2<1>UD g3<8,8,1>UD\n{END}")).unwrap();
-    assert!(valid_given(&p, &cfg, |_| true));
-    assert!(!valid_given(&p, &cfg, |i| i.op.is_cf() || i.op == Opcode::Send));
+    assert!(valid_given(&p.insts, &cfg, |_, _| true));
+    assert!(!valid_given(&p.insts, &cfg, |_, i| i.op.is_cf() || i.op == Opcode::Send));
     assert!(yes > 50 && no > 50, "{yes} valid, {no} invalid");
 }
