@@ -87,6 +87,7 @@ impl VProgram {
         MachineConfig {
             grf_bytes: GRF_BYTES,
             grf_count: self.reg_end().max(128),
+            align16: false,
         }
     }
 

@@ -93,6 +93,9 @@ pub enum PredMode {
     Any(u8),
     /// AND of the aligned group of N flag bits.
     All(u8),
+    /// Align16 `.x`/`.y`/`.z`/`.w` (`REPLICATE_X`…`W`): every channel of a
+    /// SIMD4x2 vertex reads the flag bit of that vertex's component k.
+    Replicate(u8),
 }
 
 /// A predicate: mode plus inversion.
@@ -168,6 +171,47 @@ impl Region {
             }
         }
     }
+}
+
+/// An Align16 source swizzle: for each component x, y, z, w of the
+/// execution (bits 0-1, 2-3, 4-5, 6-7), which of the source's four
+/// components it reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Swizzle(pub u8);
+
+impl Swizzle {
+    /// The identity `.xyzw`.
+    pub const XYZW: Swizzle = Swizzle(0b11_10_01_00);
+
+    /// The swizzle reading component `c[k]` for component k.
+    pub const fn of(c: [u8; 4]) -> Swizzle {
+        Swizzle((c[0] & 3) | (c[1] & 3) << 2 | (c[2] & 3) << 4 | (c[3] & 3) << 6)
+    }
+
+    /// The source component component `k` reads.
+    pub const fn get(self, k: usize) -> u8 {
+        (self.0 >> (2 * k)) & 3
+    }
+}
+
+/// The Align16 access mode (Mesa's vec4 backend): channels are the four
+/// components x, y, z, w of each SIMD4x2 vertex (channel c is component
+/// c % 4 of vertex c / 4), a source region is `<vstride,4,1>` read through
+/// a swizzle, and the destination is written through a writemask.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Align16 {
+    /// Destination writemask: bit k enables component k (x, y, z, w).
+    pub writemask: u8,
+    /// Each source's swizzle.
+    pub swizzle: [Swizzle; 3],
+}
+
+impl Align16 {
+    /// Every component written, every source read `.xyzw`.
+    pub const FULL: Align16 = Align16 {
+        writemask: 0xf,
+        swizzle: [Swizzle::XYZW; 3],
+    };
 }
 
 /// Source operand storage.
@@ -565,6 +609,8 @@ pub struct Instruction {
     pub jip: Option<u32>,
     /// Update target as an absolute instruction index (control flow).
     pub uip: Option<u32>,
+    /// The Align16 access mode's writemask and swizzles (None: Align1).
+    pub align16: Option<Align16>,
 }
 
 /// Every field but the sources is `Copy`, and the sources are copied as one
@@ -622,6 +668,7 @@ impl Instruction {
             srcs: Srcs::new(),
             jip: None,
             uip: None,
+            align16: None,
         }
     }
 
@@ -668,6 +715,9 @@ pub struct MachineConfig {
     pub grf_bytes: u32,
     /// Number of GRFs (128 on hardware; larger for a virtual-register mode).
     pub grf_count: u32,
+    /// Whether the Align16 access mode exists (Gfx ≤ 10, the generations
+    /// Mesa's vec4 backend compiled for; removed on Gfx11).
+    pub align16: bool,
 }
 
 impl MachineConfig {
@@ -675,6 +725,14 @@ impl MachineConfig {
     pub const GFX11: MachineConfig = MachineConfig {
         grf_bytes: 32,
         grf_count: 128,
+        align16: false,
+    };
+
+    /// The vec4 backend's target: Gfx11's register file and rules, with
+    /// the Align16 access mode of the generations before it.
+    pub const VEC4: MachineConfig = MachineConfig {
+        align16: true,
+        ..MachineConfig::GFX11
     };
 
     /// Total GRF file size in bytes.

@@ -131,7 +131,7 @@ fn errors_name_line_and_column() {
             "expected source operand 1",
         ),
         ("mov(8 g2<1>UD g3<8,8,1>UD", 1, 6, "expected ')'"),
-        ("mov(8) g2<1>UD g3<8,8,1>UD { align16 };", 1, 30, "Align16"),
+        ("mov(8) g2<1>UD g3<8,8,1>.xUD", 1, 25, "needs { align16 }"),
         ("\n\n  frob(8) g2<1>UD", 3, 3, "unknown opcode 'frob'"),
         ("mov(8) g2<1>UD 0x3f8000UD", 1, 16, "hexadecimal immediate"),
         ("if(8) JIP: L9 UIP: L9", 1, 12, "undefined label 'L9'"),

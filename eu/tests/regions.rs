@@ -156,6 +156,7 @@ send(16) null g10 g20 st.b32 { align1 1H EOT };";
         machine: MachineConfig {
             grf_bytes: 64,
             grf_count: 128,
+            ..MachineConfig::GFX11
         },
         ..SimConfig::default()
     };

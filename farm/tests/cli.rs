@@ -178,6 +178,40 @@ fn asm_runs_and_reports_rules() {
 }
 
 #[test]
+fn asm_runs_align16_on_the_vec4_machine_only() {
+    let args = [
+        "asm",
+        "examples/vec4_swizzle.asm",
+        "--lanes",
+        "8",
+        "--simd",
+        "8",
+    ];
+    let o = farm(&[&args[..], &["--machine", "vec4"]].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // x and z lanes take the id .wzyx picks in their vertex; y, w keep 100.
+    let want: Vec<String> = [3u32, 100, 1, 100, 7, 100, 5, 100]
+        .iter()
+        .enumerate()
+        .map(|(lane, v)| format!("{lane:<6}0x{v:08x}"))
+        .collect();
+    let lines: Vec<String> = stdout(&o)
+        .lines()
+        .skip(1)
+        .take(8)
+        .map(String::from)
+        .collect();
+    assert_eq!(lines, want);
+    let o = farm(&args);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("[align16-unsupported] instruction 2"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
 fn run_and_compile_take_the_files_config_line_and_speak_json() {
     // corpus/bugs cases inject their own bug in their config line, so
     // `farm run` on one fails as documented.

@@ -244,8 +244,14 @@ pub fn access(i: &Instruction) -> Access {
         match p.mode {
             PredMode::Normal if !i.we_all => a.flag_lane_reads |= flag_bytes(lo, hi),
             PredMode::Normal => a.flag_raw_reads |= flag_bytes(lo, hi),
-            PredMode::Any(n) | PredMode::All(n) => {
-                let n = n as u32;
+            // A replicate predicate (Align16, which the scalar backend
+            // never emits) reads one bit of each vertex's four: within the
+            // groups any4h reads.
+            PredMode::Any(_) | PredMode::All(_) | PredMode::Replicate(_) => {
+                let n = match p.mode {
+                    PredMode::Any(n) | PredMode::All(n) => n as u32,
+                    _ => 4,
+                };
                 let base = lo - i.group as u32;
                 let g0 = i.group as u32 / n * n;
                 let g1 = (i.group as u32 + exec as u32 - 1) / n * n + n;

@@ -7,8 +7,8 @@ use super::cursor::{Cur, PResult};
 use super::parse_send::PendingSend;
 use crate::fp;
 use crate::isa::{
-    CondMod, Dst, DstKind, FlagReg, Instruction, MathFn, Opcode, PredMode, Predicate, Program,
-    Region, Src, SrcKind,
+    Align16, CondMod, Dst, DstKind, FlagReg, Instruction, MathFn, Opcode, PredMode, Predicate,
+    Program, Region, Src, SrcKind, Swizzle,
 };
 use crate::types::{RegType, ALL_TYPES};
 
@@ -195,14 +195,17 @@ impl Cur {
                 let n: u8 = m.strip_prefix(p)?.strip_suffix('h')?.parse().ok()?;
                 [2u8, 4, 8, 16, 32].contains(&n).then_some(n)
             };
+            let component = ["x", "y", "z", "w"].iter().position(|c| *c == m);
             mode = if let Some(n) = parse_n("any") {
                 PredMode::Any(n)
             } else if let Some(n) = parse_n("all") {
                 PredMode::All(n)
+            } else if let Some(k) = component {
+                PredMode::Replicate(k as u8)
             } else {
                 return Err(self.err_at(
                     col,
-                    format!("expected predicate mode any2h..any32h or all2h..all32h, found '{m}'"),
+                    format!("expected predicate mode any2h..any32h, all2h..all32h or an Align16 component x, y, z or w, found '{m}'"),
                 ));
             };
         }
@@ -328,18 +331,64 @@ impl Cur {
             self.cf_operands(&mut inst, idx, refs)?;
         } else {
             self.skip_ws()?;
-            inst.dst = self.dst()?;
+            let mut vec4 = Vec4Text::default();
+            let (dst, mask) = self.dst()?;
+            inst.dst = dst;
+            vec4.writemask = mask;
             for k in 0..op.num_srcs() {
                 self.skip_ws()?;
                 if self.at_end() || self.peek() == Some('{') {
                     return Err(self.found(&format!("expected source operand {k}")));
                 }
-                inst.srcs.push(self.src(op.is_logic())?);
+                let (src, swizzle, short) = self.src(op.is_logic())?;
+                inst.srcs.push(src);
+                vec4.swizzles.push(swizzle);
+                if vec4.short.is_none() {
+                    vec4.short = short;
+                }
             }
+            self.options(&mut inst)?;
+            self.end_of_line()?;
+            self.apply_vec4(&mut inst, vec4)?;
+            return Ok((inst, None));
         }
         self.options(&mut inst)?;
         self.end_of_line()?;
         Ok((inst, None))
+    }
+
+    /// Puts the Align16 parts of an ALU instruction's operands into
+    /// `inst`, which must be Align16 if it has any.
+    fn apply_vec4(&self, inst: &mut Instruction, vec4: Vec4Text) -> PResult<()> {
+        let Some(a) = inst.align16.as_mut() else {
+            let col = vec4
+                .writemask
+                .map(|(_, c)| c)
+                .or(vec4.swizzles.iter().flatten().map(|(_, c)| *c).next())
+                .or(vec4.short);
+            return match col {
+                Some(col) => Err(self.err_at(
+                    col,
+                    "a writemask, a swizzle or a vertical-stride-only region needs { align16 }",
+                )),
+                None => Ok(()),
+            };
+        };
+        if let Some((mask, _)) = vec4.writemask {
+            a.writemask = mask;
+        }
+        for (k, swz) in vec4.swizzles.iter().enumerate() {
+            if let Some((swz, _)) = swz {
+                a.swizzle[k.min(2)] = *swz;
+            }
+        }
+        for s in inst.srcs.iter_mut() {
+            if !matches!(s.kind, SrcKind::Imm(_)) {
+                s.region.w = 4;
+                s.region.h = 1;
+            }
+        }
+        Ok(())
     }
 
     pub(super) fn options(&mut self, inst: &mut Instruction) -> PResult<()> {
@@ -360,7 +409,7 @@ impl Cur {
                 }
                 match w.as_str() {
                     "align1" => {}
-                    "align16" => return Err(self.err_at(col, "Align16 is not supported on Gfx11")),
+                    "align16" => inst.align16 = Some(Align16::FULL),
                     "WE_all" | "NoMask" => inst.we_all = true,
                     "EOT" => inst.eot = true,
                     _ => {
@@ -368,7 +417,7 @@ impl Cur {
                             self.err_at(
                                 col,
                                 format!(
-                                    "expected align1, WE_all, EOT or a channel group (1Q-4Q, 1H-2H, 1N-8N), found '{w}'"
+                                    "expected align1, align16, WE_all, EOT or a channel group (1Q-4Q, 1H-2H, 1N-8N), found '{w}'"
                                 ),
                             )
                         })?;
@@ -515,11 +564,17 @@ impl Cur {
         }
     }
 
-    fn dst(&mut self) -> PResult<Dst> {
+    /// A destination, and its Align16 writemask if it has one (with its
+    /// column).
+    fn dst(&mut self) -> PResult<(Dst, Option<Placed<u8>>)> {
         let (file, nr, sub) = self.reg()?;
         self.expect('<', "'<' and a destination stride")?;
         let stride = self.small("destination stride")?;
         self.expect('>', "'>'")?;
+        let mask = self.components()?.map(|(c, col)| {
+            let m = c.iter().fold(0u8, |m, &k| m | 1 << k);
+            (m, col)
+        });
         let ty = self.type_suffix()?;
         let kind = match file {
             'g' => DstKind::Grf { nr, sub },
@@ -529,10 +584,28 @@ impl Cur {
             },
             _ => DstKind::Null,
         };
-        Ok(Dst { kind, ty, stride })
+        Ok((Dst { kind, ty, stride }, mask))
     }
 
-    fn src(&mut self, logic: bool) -> PResult<Src> {
+    /// Align16 component letters after a '.' (`.xy`, `.xxxx`; a lone '.'
+    /// is the empty writemask), with the column of the '.'.
+    fn components(&mut self) -> PResult<Option<(Vec<u8>, usize)>> {
+        let col = self.pos + 1;
+        if self.peek() != Some('.') {
+            return Ok(None);
+        }
+        self.pos += 1;
+        let mut c = Vec::new();
+        while let Some(k) = self.peek().and_then(|ch| "xyzw".find(ch)) {
+            c.push(k as u8);
+            self.pos += 1;
+        }
+        Ok(Some((c, col)))
+    }
+
+    /// A source; for Align16, its swizzle (with the column) and the column
+    /// of a region given as its vertical stride alone (`<4>`).
+    fn src(&mut self, logic: bool) -> PResult<(Src, Option<Placed<Swizzle>>, Option<usize>)> {
         let mut neg = false;
         let mut abs = false;
         let neg_col = self.pos;
@@ -558,18 +631,35 @@ impl Cur {
             if neg || abs {
                 return Err(self.err("source modifiers are not allowed on immediates"));
             }
-            return self.immediate();
+            return Ok((self.immediate()?, None, None));
         }
         let (file, nr, sub) = self.reg()?;
+        let region_col = self.pos + 1;
         self.expect('<', "'<' and a region <v,w,h>")?;
         let v = self.small("vertical stride")?;
-        if !self.eat(',') && !self.eat(';') {
-            return Err(self.found("expected ',' or ';' after the vertical stride"));
-        }
-        let w = self.small("width")?;
-        self.expect(',', "','")?;
-        let h = self.small("horizontal stride")?;
-        self.expect('>', "'>'")?;
+        // Align16 regions print as their vertical stride alone.
+        let (w, h, short) = if self.eat('>') {
+            (4, 1, Some(region_col))
+        } else {
+            if !self.eat(',') && !self.eat(';') {
+                return Err(self.found("expected ',' or ';' after the vertical stride"));
+            }
+            let w = self.small("width")?;
+            self.expect(',', "','")?;
+            let h = self.small("horizontal stride")?;
+            self.expect('>', "'>'")?;
+            (w, h, None)
+        };
+        let swizzle = match self.components()? {
+            None => None,
+            Some((c, col)) => match c.len() {
+                1 => Some((Swizzle::of([c[0]; 4]), col)),
+                4 => Some((Swizzle::of([c[0], c[1], c[2], c[3]]), col)),
+                _ => {
+                    return Err(self.err_at(col, "expected a swizzle of one or four of x, y, z, w"))
+                }
+            },
+        };
         let ty = self.type_suffix()?;
         let kind = match file {
             'g' => SrcKind::Grf { nr, sub },
@@ -579,13 +669,14 @@ impl Cur {
             },
             _ => SrcKind::Null,
         };
-        Ok(Src {
+        let src = Src {
             kind,
             ty,
             region: Region::new(v, w, h),
             neg,
             abs,
-        })
+        };
+        Ok((src, swizzle, short))
     }
 
     fn immediate(&mut self) -> PResult<Src> {
@@ -678,6 +769,19 @@ impl Cur {
         }
         Ok(Src::imm((v as u64) & ty.mask(), ty))
     }
+}
+
+/// A value parsed from the text, with its column.
+type Placed<T> = (T, usize);
+
+/// The Align16 parts of an ALU instruction's operand text, applied once the
+/// options say whether it is Align16.
+#[derive(Default)]
+struct Vec4Text {
+    writemask: Option<Placed<u8>>,
+    swizzles: Vec<Option<Placed<Swizzle>>>,
+    /// The column of the first region given as its vertical stride alone.
+    short: Option<usize>,
 }
 
 fn qtr_group(w: &str) -> Option<u8> {

@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use super::send::describe;
-use crate::isa::{DstKind, Instruction, Opcode, PredMode, Program, Src, SrcKind};
+use crate::isa::{DstKind, Instruction, Opcode, PredMode, Program, Src, SrcKind, Swizzle};
 use crate::types::RegType;
 
 /// How a GRF number is named: `g5`, or `vgrf3+1` before register allocation.
@@ -128,12 +128,17 @@ fn disassemble(i: &Instruction, label: Labels, names: RegNames) -> String {
         }
         for (k, src) in i.srcs.iter().enumerate() {
             l.pad(32 + 16 * k);
-            src_text(&mut l, src, i.op.is_logic(), names);
+            let swizzle = i.align16.map(|a| a.swizzle[k.min(2)]);
+            src_text(&mut l, src, swizzle, i.op.is_logic(), names);
         }
     }
     l.pad(64);
     if i.op != Opcode::Nop {
-        l.string("{ align1");
+        l.string(if i.align16.is_some() {
+            "{ align16"
+        } else {
+            "{ align1"
+        });
         if i.we_all {
             l.string(" WE_all");
         }
@@ -206,6 +211,9 @@ pub(super) fn head(i: &Instruction, name: &str) -> String {
             PredMode::All(n) => {
                 let _ = write!(s, ".all{n}h");
             }
+            PredMode::Replicate(k) => {
+                let _ = write!(s, ".{}", component_letter(k));
+            }
         }
         s.push_str(") ");
     }
@@ -258,10 +266,48 @@ fn dst_text(i: &Instruction, names: RegNames) -> String {
         DstKind::Grf { nr, sub } => reg_text(names(nr), sub),
         DstKind::Flag { nr, sub } => reg_text(format!("f{nr}"), u32::from(sub)),
     };
-    format!("{reg}<{}>{}", d.stride, d.ty.name())
+    format!("{reg}<{}>{}{}", d.stride, writemask_text(i), d.ty.name())
 }
 
-fn src_text(l: &mut Line, src: &Src, logic: bool, names: RegNames) {
+/// An Align16 destination's writemask as Mesa's `writemask` table spells
+/// it: its letters unless it is `.xyzw` (a lone dot when empty).
+pub(super) fn writemask_text(i: &Instruction) -> String {
+    match i.align16 {
+        Some(a) if a.writemask & 0xf != 0xf => {
+            let letters: String = (0..4u8)
+                .filter(|k| a.writemask >> k & 1 == 1)
+                .map(component_letter)
+                .collect();
+            format!(".{letters}")
+        }
+        _ => String::new(),
+    }
+}
+
+/// The letter of vec4 component `k`.
+pub(crate) fn component_letter(k: u8) -> char {
+    ['x', 'y', 'z', 'w'][k as usize & 3]
+}
+
+/// An Align16 swizzle as Mesa's `src_swizzle` prints it: nothing for
+/// `.xyzw`, one letter when all four are the same, else four.
+pub(super) fn swizzle_text(s: Swizzle) -> String {
+    let c: Vec<u8> = (0..4).map(|k| s.get(k)).collect();
+    if s == Swizzle::XYZW {
+        String::new()
+    } else if c.iter().all(|&x| x == c[0]) {
+        format!(".{}", component_letter(c[0]))
+    } else {
+        format!(
+            ".{}",
+            c.iter().map(|&x| component_letter(x)).collect::<String>()
+        )
+    }
+}
+
+/// A source; an Align16 one (with its `swizzle`) shows only its vertical
+/// stride, as Mesa's `src_da16` does: `g4<4>.xF`.
+fn src_text(l: &mut Line, src: &Src, swizzle: Option<Swizzle>, logic: bool, names: RegNames) {
     if src.neg {
         l.string(if logic { "~" } else { "-" });
     }
@@ -275,7 +321,10 @@ fn src_text(l: &mut Line, src: &Src, logic: bool, names: RegNames) {
         SrcKind::Flag { nr, sub } => reg_text(format!("f{nr}"), u32::from(sub)),
     };
     let r = src.region;
-    l.string(&format!("{reg}<{},{},{}>{}", r.v, r.w, r.h, src.ty.name()));
+    l.string(&match swizzle {
+        Some(swz) => format!("{reg}<{}>{}{}", r.v, swizzle_text(swz), src.ty.name()),
+        None => format!("{reg}<{},{},{}>{}", r.v, r.w, r.h, src.ty.name()),
+    });
 }
 
 /// An immediate as `imm()` prints it: floats in hex with their value in a

@@ -5,8 +5,8 @@
 
 use std::fmt::Write;
 
-use super::print::{head, qtr_name, with_labels, Labels};
-use crate::isa::{DstKind, Instruction, Message, Opcode, Program, Src, SrcKind};
+use super::print::{head, qtr_name, swizzle_text, with_labels, writemask_text, Labels};
+use crate::isa::{DstKind, Instruction, Message, Opcode, Program, Src, SrcKind, Swizzle};
 use crate::types::RegType;
 
 /// Print a whole program compactly; branch targets become `LABELn:` lines
@@ -56,9 +56,10 @@ fn format_inst(i: &Instruction, label: Labels) -> String {
             s.push(' ');
             s.push_str(&format_dst(i));
         }
-        for src in &i.srcs {
+        for (k, src) in i.srcs.iter().enumerate() {
             s.push(' ');
-            s.push_str(&format_src(src, i.op.is_logic()));
+            let swizzle = i.align16.map(|a| a.swizzle[k.min(2)]);
+            s.push_str(&format_src(src, swizzle, i.op.is_logic()));
         }
     }
     let opts = format_options(i);
@@ -71,10 +72,15 @@ fn format_inst(i: &Instruction, label: Labels) -> String {
 }
 
 fn format_options(i: &Instruction) -> String {
-    if !(i.we_all || i.group != 0 || i.eot) {
+    if !(i.we_all || i.group != 0 || i.eot || i.align16.is_some()) {
         return String::new();
     }
-    let mut parts: Vec<String> = vec!["align1".into()];
+    let mode = if i.align16.is_some() {
+        "align16"
+    } else {
+        "align1"
+    };
+    let mut parts: Vec<String> = vec![mode.into()];
     if i.we_all {
         parts.push("WE_all".into());
     }
@@ -94,7 +100,7 @@ fn format_dst(i: &Instruction) -> String {
         DstKind::Grf { nr, sub } => reg_name('g', nr, sub),
         DstKind::Flag { nr, sub } => format!("f{nr}.{sub}"),
     };
-    format!("{reg}<{}>{}", d.stride, d.ty.name())
+    format!("{reg}<{}>{}{}", d.stride, writemask_text(i), d.ty.name())
 }
 
 fn reg_name(prefix: char, nr: u32, sub: u32) -> String {
@@ -105,8 +111,9 @@ fn reg_name(prefix: char, nr: u32, sub: u32) -> String {
     }
 }
 
-/// Format a source operand (`logic`: print negate as `~`).
-pub(crate) fn format_src(src: &Src, logic: bool) -> String {
+/// Format a source operand (`logic`: print negate as `~`); an Align16 one
+/// (with its `swizzle`) shows its vertical stride alone.
+pub(crate) fn format_src(src: &Src, swizzle: Option<Swizzle>, logic: bool) -> String {
     let mut s = String::new();
     if src.neg {
         s.push(if logic { '~' } else { '-' });
@@ -126,7 +133,10 @@ pub(crate) fn format_src(src: &Src, logic: bool) -> String {
         }
     }
     let r = src.region;
-    let _ = write!(s, "<{},{},{}>{}", r.v, r.w, r.h, src.ty.name());
+    let _ = match swizzle {
+        Some(swz) => write!(s, "<{}>{}{}", r.v, swizzle_text(swz), src.ty.name()),
+        None => write!(s, "<{},{},{}>{}", r.v, r.w, r.h, src.ty.name()),
+    };
     s
 }
 

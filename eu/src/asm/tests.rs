@@ -78,3 +78,52 @@ fn nop_takes_no_modifiers_or_options() {
     let i = parse_instruction("(+f0.1) nop").unwrap();
     assert_eq!(crate::asm::print_instruction(&i), "(+f0.1) nop");
 }
+
+/// Align16 prints as Mesa's disassembler does: the writemask after the
+/// destination's `<1>`, a source's vertical stride alone with its swizzle
+/// (one letter when all four are the same, none for `.xyzw`), `align16`
+/// in the options and replicate predicates as `.x`…`.w`.
+#[test]
+fn align16_prints_as_mesa_and_parses_back() {
+    let text = "(+f0.0.z) add(8) g5<1>.xyF -g4<4,4,1>.xxxxF g6.4<0>.yzxwF { align16 1Q };";
+    let i = parse_instruction(text).unwrap();
+    let a = i.align16.unwrap();
+    assert_eq!(a.writemask, 0b0011);
+    assert_eq!(a.swizzle[0], Swizzle::of([0, 0, 0, 0]));
+    assert_eq!(a.swizzle[1], Swizzle::of([1, 2, 0, 3]));
+    assert_eq!(i.srcs[0].region, Region::new(4, 4, 1));
+    assert_eq!(i.srcs[1].region, Region::new(0, 4, 1));
+    assert_eq!(i.pred.map(|p| p.mode), Some(PredMode::Replicate(2)));
+    let printed = crate::asm::print_program(&Program {
+        insts: vec![i.clone()],
+    });
+    assert_eq!(
+        printed,
+        "(+f0.0.z) add(8) g5<1>.xyF      -g4<4>.xF       g6.4<0>.yzxwF   { align16 1Q };\n"
+    );
+    assert_eq!(parse_instruction(printed.trim_end()).unwrap(), i);
+    let compact = crate::asm::print_instruction(&i);
+    assert_eq!(
+        compact,
+        "(+f0.0.z) add(8) g5<1>.xyF -g4<4>.xF g6.4<0>.yzxwF { align16 1Q };"
+    );
+    assert_eq!(parse_instruction(&compact).unwrap(), i);
+    // The identity swizzle and the full writemask are not printed.
+    let i = parse_instruction("mov(8) g5<1>.xyzwF g4<4>.xyzwF { align16 1Q };").unwrap();
+    assert_eq!(i.align16, Some(Align16::FULL));
+    assert_eq!(
+        crate::asm::print_program(&Program { insts: vec![i] }),
+        "mov(8)          g5<1>F          g4<4>F                          { align16 1Q };\n"
+    );
+}
+
+#[test]
+fn align16_parts_need_align16() {
+    let e = parse_program("mov(8) g5<1>.xyF g4<8,8,1>F").unwrap_err();
+    assert_eq!((e.line, e.col), (1, 13));
+    assert!(e.msg.contains("needs { align16 }"), "{}", e.msg);
+    let e = parse_program("mov(8) g5<1>F g4<4>F").unwrap_err();
+    assert_eq!((e.line, e.col), (1, 17));
+    let e = parse_program("mov(8) g5<1>F g4<4>.xyF { align16 };").unwrap_err();
+    assert!(e.msg.contains("one or four"), "{}", e.msg);
+}

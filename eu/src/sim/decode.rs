@@ -65,6 +65,9 @@ pub(crate) struct DInst {
     pub(crate) dom: Dom,
     pub(crate) jip: usize,
     pub(crate) uip: usize,
+    /// Channels the destination writemask enables (Align16: those whose
+    /// component, c % 4, is in the writemask; Align1: all).
+    pub(crate) wmask: u32,
     /// A bad access detected at decode time, raised if executed.
     pub(crate) fault: Option<FaultKind>,
 }
@@ -122,7 +125,7 @@ fn decode_inst(i: &Instruction, cfg: &MachineConfig) -> DInst {
         }
     };
     let mut srcs = Vec::with_capacity(i.srcs.len());
-    for s in &i.srcs {
+    for (k, s) in i.srcs.iter().enumerate() {
         let mut d = DSrc {
             file: File::Null,
             ty: s.ty,
@@ -137,9 +140,17 @@ fn decode_inst(i: &Instruction, cfg: &MachineConfig) -> DInst {
             s.region.w.max(1) as u64,
             s.region.h as u64,
         );
+        // Align16: channel c is component c % 4 of vertex c / 4, which
+        // reads its swizzled component of the vertex's row `<v,4,1>`.
+        let swizzle = i.align16.map(|a| a.swizzle[k.min(2)]);
         let mut place = |base: u64, sub: u64| {
             for c in 0..exec as u64 {
-                let o = base + sub * sz + (c / w) * v * sz + (c % w) * h * sz;
+                let o = match swizzle {
+                    Some(swz) => {
+                        base + sub * sz + (c / 4) * v * sz + swz.get(c as usize % 4) as u64 * sz
+                    }
+                    None => base + sub * sz + (c / w) * v * sz + (c % w) * h * sz,
+                };
                 d.off[c as usize] = o.min(u32::MAX as u64) as u32;
             }
         };
@@ -234,6 +245,12 @@ fn decode_inst(i: &Instruction, cfg: &MachineConfig) -> DInst {
         dom,
         jip: i.jip.unwrap_or(0) as usize,
         uip: i.uip.unwrap_or(0) as usize,
+        wmask: match i.align16 {
+            Some(a) => (0..exec)
+                .filter(|c| a.writemask >> (c % 4) & 1 == 1)
+                .fold(0, |m, c| m | 1 << c),
+            None => u32::MAX,
+        },
         fault,
     }
 }

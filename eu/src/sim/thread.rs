@@ -273,6 +273,16 @@ impl<'a> Machine<'a> {
                 }
                 m
             }
+            PredMode::Replicate(k) => {
+                let mut m = 0u32;
+                for c in 0..d.exec {
+                    let bit = d.flag_base + d.group + c / 4 * 4 + k as u32;
+                    if (self.flags >> bit) & 1 == 1 {
+                        m |= 1 << c;
+                    }
+                }
+                m
+            }
         };
         if p.inverse {
             !m & all
@@ -327,10 +337,14 @@ impl<'a> Machine<'a> {
                     fl |= 1 << c;
                 }
             }
-            self.write_dst(d, pass, &out);
+            // Align16: the writemask limits what is written, the flag bits
+            // included (Mesa's vec4 liveness counts a flag component as
+            // written only under the writemask).
+            self.write_dst(d, pass & d.wmask, &out);
         }
         if d.writes_flag {
             let sh = d.flag_base + d.group;
+            let en = en & d.wmask;
             let mask = (en as u64) << sh;
             self.flags = (self.flags & !mask) | (((fl & en) as u64) << sh);
         }

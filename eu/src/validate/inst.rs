@@ -97,6 +97,7 @@ pub(crate) fn check(i: &Instruction, cfg: &MachineConfig, s: &mut Sink<'_>) {
         );
         return;
     }
+    super::align16::check(i, cfg, s);
     if i.eot && op != Opcode::Send {
         s.err("eot", "only a SEND can end the thread");
     }

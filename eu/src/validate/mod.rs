@@ -2,6 +2,7 @@
 //! well-formed structured control flow. Every violation carries a stable
 //! rule name; the full list is [`RULES`] (documented in ISA.md).
 
+mod align16;
 mod hazard;
 mod inst;
 mod region;
@@ -75,6 +76,16 @@ pub const RULES: &[&str] = &[
     "mul-dword-src1",
     "mul-dword-cmod-sat",
     "mul-qword",
+    "align16-unsupported",
+    "align16-alu-only",
+    "align16-exec-size",
+    "align16-dst-stride",
+    "align16-writemask",
+    "align16-subreg",
+    "align16-region",
+    "align16-qword-exec",
+    "align16-mixed-float",
+    "pred-replicate-align1",
     "region-encoding",
     "region-width-gt-exec",
     "region-vstride",

@@ -64,8 +64,12 @@ pub(crate) fn check(i: &Instruction, cfg: &MachineConfig, s: &mut Sink<'_>) {
         DstKind::Null => {}
     }
     // Sources.
-    for (k, src) in i.srcs.iter().enumerate() {
-        check_src(k, src, ex, gb, file, s);
+    if i.align16.is_some() {
+        super::align16::check_srcs(i, gb, file, s);
+    } else {
+        for (k, src) in i.srcs.iter().enumerate() {
+            check_src(k, src, ex, gb, file, s);
+        }
     }
     dst_vs_exec_type(i, s);
 }

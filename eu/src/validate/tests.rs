@@ -329,24 +329,85 @@ const CASES: &[(&str, &str, &str)] = &[
         "(+f0.0) halt(8) JIP: @0 UIP: @0\nnop",
         "(+f0.0) halt(8) JIP: @1 UIP: @1\nnop",
     ),
+    (
+        "align16-unsupported",
+        "mov(8) g2<1>F g4<4>F { align16 1Q };",
+        "mov(8) g2<1>F g4<8,8,1>F",
+    ),
+    (
+        "pred-replicate-align1",
+        "(+f0.0.x) sel(8) g2<1>F g3<8,8,1>F g4<8,8,1>F",
+        "(+f0.0) sel(8) g2<1>F g3<8,8,1>F g4<8,8,1>F",
+    ),
 ];
+
+/// Align16 rules, on the machine that has Align16: (rule, breaking
+/// program, conforming program).
+const VEC4_CASES: &[(&str, &str, &str)] = &[
+    (
+        "align16-alu-only",
+        "halt(8) JIP: @1 UIP: @1 { align16 1Q };\nnop",
+        "halt(8) JIP: @1 UIP: @1\nnop",
+    ),
+    (
+        "align16-exec-size",
+        "mov(16) g2<1>F g4<4>F { align16 1H };",
+        "mov(8) g2<1>F g4<4>F { align16 1Q };",
+    ),
+    (
+        "align16-dst-stride",
+        "mov(8) g2<2>F g4<4>F { align16 1Q };",
+        "mov(8) g2<1>F g4<4>F { align16 1Q };",
+    ),
+    (
+        "align16-writemask",
+        "mov(8) g2<1>.F g4<4>F { align16 1Q };",
+        "mov(8) g2<1>.xF g4<4>F { align16 1Q };",
+    ),
+    (
+        "align16-subreg",
+        "mov(4) g2.1<1>F g4<4>F { align16 1N };",
+        "mov(4) g2.4<1>F g4.4<4>F { align16 1N };",
+    ),
+    (
+        "align16-region",
+        "mov(8) g2<1>F g4<8>F { align16 1Q };",
+        "mov(8) g2<1>F g4<4,4,1>.yzxwF { align16 1Q };",
+    ),
+    (
+        "align16-qword-exec",
+        "mov(4) g2<1>DF g4<4>F { align16 1N };",
+        "mov(2) g2<1>DF g4<4>F { align16 1N };",
+    ),
+    (
+        "align16-mixed-float",
+        "add(8) g2<1>F g4<0>HF g5<4>F { align16 1Q };",
+        "add(8) g2<1>F g4<4>HF g5<4>F { align16 1Q };",
+    ),
+];
+
+fn check_vec4_text(body: &str) -> Result<(), Vec<Violation>> {
+    let text = format!("{body}\n{END}");
+    let p = parse_program(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    validate(&p, &MachineConfig::VEC4)
+}
 
 #[test]
 fn every_rule_breaks_and_holds() {
-    for (rule, bad, good) in CASES {
-        let got = rules_of(check_text(bad));
-        assert!(got.contains(rule), "rule {rule}: `{bad}` gave {got:?}");
-        assert_eq!(
-            check_text(good),
-            Ok(()),
-            "rule {rule}: `{good}` must be valid"
-        );
+    type Check = fn(&str) -> Result<(), Vec<Violation>>;
+    let tables: [(_, Check); 2] = [(CASES, check_text), (VEC4_CASES, check_vec4_text)];
+    for (cases, check) in tables {
+        for (rule, bad, good) in cases {
+            let got = rules_of(check(bad));
+            assert!(got.contains(rule), "rule {rule}: `{bad}` gave {got:?}");
+            assert_eq!(check(good), Ok(()), "rule {rule}: `{good}` must be valid");
+        }
     }
 }
 
 #[test]
 fn every_listed_rule_is_tested() {
-    let mut tested: Vec<&str> = CASES.iter().map(|c| c.0).collect();
+    let mut tested: Vec<&str> = CASES.iter().chain(VEC4_CASES).map(|c| c.0).collect();
     tested.extend(["operand-count", "imm-modifier"]);
     for r in RULES {
         assert!(tested.contains(r), "rule {r} has no test");
@@ -399,6 +460,7 @@ fn bigger_grf_file_moves_bounds() {
     let big = MachineConfig {
         grf_bytes: 32,
         grf_count: 4096,
+        ..MachineConfig::GFX11
     };
     assert_eq!(validate(&p, &big), Ok(()));
     // 64-byte GRFs: a SIMD16 UD operand fits one register, row crossing moves.
@@ -406,6 +468,7 @@ fn bigger_grf_file_moves_bounds() {
     let wide = MachineConfig {
         grf_bytes: 64,
         grf_count: 128,
+        ..MachineConfig::GFX11
     };
     let r = rules_of(validate(&p, &wide));
     assert_eq!(r, vec!["region-row-crosses-grf"]);
@@ -417,21 +480,25 @@ fn instruction_ok_agrees_with_validating_the_instruction_alone() {
     // program above: a program of it alone has a violation other than
     // `eot` exactly when `instruction_ok` says no.
     let (mut ok, mut bad) = (0, 0);
-    for (_, breaking, conforming) in CASES {
-        for text in [breaking, conforming] {
-            let Ok(p) = parse_program(text) else { continue };
-            for i in p.insts.iter().filter(|i| !i.op.is_cf()) {
-                let alone = Program {
-                    insts: vec![i.clone()],
-                };
-                let want = rules_of(validate(&alone, &MachineConfig::GFX11))
-                    .iter()
-                    .all(|&r| r == "eot");
-                assert_eq!(instruction_ok(i, &MachineConfig::GFX11), want, "{text}");
-                if want {
-                    ok += 1;
-                } else {
-                    bad += 1;
+    let tables = [
+        (CASES, MachineConfig::GFX11),
+        (VEC4_CASES, MachineConfig::VEC4),
+    ];
+    for (cases, cfg) in tables {
+        for (_, breaking, conforming) in cases {
+            for text in [breaking, conforming] {
+                let Ok(p) = parse_program(text) else { continue };
+                for i in p.insts.iter().filter(|i| !i.op.is_cf()) {
+                    let alone = Program {
+                        insts: vec![i.clone()],
+                    };
+                    let want = rules_of(validate(&alone, &cfg)).iter().all(|&r| r == "eot");
+                    assert_eq!(instruction_ok(i, &cfg), want, "{text}");
+                    if want {
+                        ok += 1;
+                    } else {
+                        bad += 1;
+                    }
                 }
             }
         }

@@ -28,6 +28,19 @@ pub struct Args {
     /// Seed of the simulator's garbage (uninitialised and undefined bits).
     #[arg(long, default_value_t = 0)]
     garbage_seed: u64,
+    /// The machine: `gfx11`, or `vec4` (Gfx11 with the Align16 access mode
+    /// of the generations before it; see eu/ISA.md §5a).
+    #[arg(long, value_enum, default_value_t = Machine::Gfx11)]
+    machine: Machine,
+}
+
+/// The machines `farm asm` runs on.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum Machine {
+    /// Gfx11: Align1 only.
+    Gfx11,
+    /// Gfx11 with Align16 (SIMD4x2 vec4 code).
+    Vec4,
 }
 
 fn raw(v: &Value, what: &str) -> Result<u64> {
@@ -112,6 +125,10 @@ pub fn run(a: Args) -> Result<ExitCode> {
         uniforms,
         config: SimConfig {
             garbage_seed: a.garbage_seed,
+            machine: match a.machine {
+                Machine::Gfx11 => eu::MachineConfig::GFX11,
+                Machine::Vec4 => eu::MachineConfig::VEC4,
+            },
             ..SimConfig::default()
         },
     };

@@ -20,8 +20,8 @@
 use arbitrary::{Result, Unstructured};
 use eu::opcode::facts;
 use eu::{
-    abi, CondMod, Dispatch, Dst, FlagReg, Instruction, MachineConfig, MathFn, Message, MsgSize,
-    Opcode, PredMode, Predicate, Program, RegType, Region, Src, SrcKind,
+    abi, Align16, CondMod, Dispatch, Dst, FlagReg, Instruction, MachineConfig, MathFn, Message,
+    MsgSize, Opcode, PredMode, Predicate, Program, RegType, Region, Src, SrcKind, Swizzle,
 };
 
 /// First GRF after the data registers.
@@ -44,7 +44,7 @@ const MAX_LOOPS: u32 = 2;
 /// A generated program and the dispatch to run it on.
 #[derive(Clone, Debug)]
 pub struct EuCase {
-    /// The program (valid for Gfx11).
+    /// The program (valid for Gfx11 with Align16, `MachineConfig::VEC4`).
     pub program: Program,
     /// The dispatch.
     pub dispatch: Dispatch,
@@ -120,7 +120,7 @@ pub fn arbitrary_eu_case(u: &mut Unstructured) -> Result<Option<EuCase>> {
     // removes at least one instruction, so this ends).
     loop {
         let (program, origin) = lower(&entries);
-        match eu::validate(&program, &MachineConfig::GFX11) {
+        match eu::validate(&program, &MachineConfig::VEC4) {
             Ok(()) => {
                 return Ok(Some(EuCase {
                     program,
@@ -589,6 +589,52 @@ impl Gen<'_, '_> {
             };
         }
         i.sat = u.ratio(1, 8)?;
+        if u.ratio(1, 6)? {
+            vec4(u, &mut i)?;
+        }
         Ok(i)
     }
+}
+
+/// Makes `i` Align16 SIMD4x2 code: at most 8 channels, a writemask,
+/// swizzled `<v,4,1>` sources, a destination of stride 1, maybe a
+/// replicate or any4h/all4h predicate.
+fn vec4(u: &mut Unstructured, i: &mut Instruction) -> Result<()> {
+    i.exec_size = i.exec_size.min(8);
+    i.group = 0;
+    let swizzle = |u: &mut Unstructured| -> Result<Swizzle> {
+        Ok(Swizzle(if u.ratio(1, 3)? {
+            Swizzle::XYZW.0
+        } else {
+            u.arbitrary()?
+        }))
+    };
+    let mut a = Align16 {
+        writemask: u.int_in_range(1..=15u8)?,
+        swizzle: [Swizzle::XYZW; 3],
+    };
+    for k in 0..i.srcs.len() {
+        a.swizzle[k.min(2)] = swizzle(u)?;
+        let s = &mut i.srcs[k];
+        if !matches!(s.kind, SrcKind::Imm(_)) {
+            s.region = Region::new(*u.choose(&[0u8, 2, 4, 4])?, 4, 1);
+            if let SrcKind::Grf { sub, .. } = &mut s.kind {
+                *sub = if u.ratio(1, 4)? { 16 / s.ty.size() } else { 0 };
+            }
+        }
+    }
+    i.dst.stride = 1;
+    if let Some(p) = i.pred.as_mut() {
+        p.mode = *u.choose(&[
+            PredMode::Normal,
+            PredMode::Replicate(0),
+            PredMode::Replicate(1),
+            PredMode::Replicate(2),
+            PredMode::Replicate(3),
+            PredMode::Any(4),
+            PredMode::All(4),
+        ])?;
+    }
+    i.align16 = Some(a);
+    Ok(())
 }

@@ -35,7 +35,7 @@ pub fn eu_sim_outcome(data: &[u8]) -> SimOutcome {
         return SimOutcome::NoProgram;
     };
     let cfg = SimConfig {
-        machine: MachineConfig::GFX11,
+        machine: MachineConfig::VEC4,
         garbage_seed: case.garbage_seed,
         step_budget: STEP_BUDGET,
     };
@@ -153,6 +153,7 @@ mod tests {
         let mut seen = std::collections::BTreeSet::new();
         let mut dropped = 0;
         let mut built = 0;
+        let mut vec4 = 0;
         for data in smoke::random_inputs(4, 500, 1024) {
             let mut u = arbitrary::Unstructured::new(&data);
             if let Ok(Some(case)) = arbitrary_eu_case(&mut u) {
@@ -160,6 +161,7 @@ mod tests {
                 dropped += case.dropped;
                 for i in &case.program.insts {
                     seen.insert(i.op.name());
+                    vec4 += usize::from(i.align16.is_some());
                 }
             }
         }
@@ -169,5 +171,6 @@ mod tests {
         ] {
             assert!(seen.contains(op), "no {op} in 500 programs");
         }
+        assert!(vec4 > 100, "{vec4} Align16 instructions in 500 programs");
     }
 }

@@ -28,6 +28,11 @@ pub fn eu_text(data: &[u8]) {
         verdict,
         "validation differs after a round trip"
     );
+    assert_eq!(
+        eu::validate(&again, &MachineConfig::VEC4),
+        eu::validate(&program, &MachineConfig::VEC4),
+        "Align16 validation differs after a round trip"
+    );
 }
 
 #[cfg(test)]
