@@ -143,15 +143,19 @@ fn decode_inst(i: &Instruction, cfg: &MachineConfig) -> DInst {
         // Align16: channel c is component c % 4 of vertex c / 4, which
         // reads its swizzled component of the vertex's row `<v,4,1>`.
         let swizzle = i.align16.map(|a| a.swizzle[k.min(2)]);
-        let mut place = |base: u64, sub: u64| {
-            for c in 0..exec as u64 {
-                let o = match swizzle {
-                    Some(swz) => {
-                        base + sub * sz + (c / 4) * v * sz + swz.get(c as usize % 4) as u64 * sz
-                    }
-                    None => base + sub * sz + (c / w) * v * sz + (c % w) * h * sz,
-                };
-                d.off[c as usize] = o.min(u32::MAX as u64) as u32;
+        let mut place = |base: u64, sub: u64| match swizzle {
+            Some(swz) => {
+                for c in 0..exec as u64 {
+                    let k = swz.get(c as usize % 4) as u64;
+                    let o = base + sub * sz + (c / 4) * v * sz + k * sz;
+                    d.off[c as usize] = o.min(u32::MAX as u64) as u32;
+                }
+            }
+            None => {
+                for c in 0..exec as u64 {
+                    let o = base + sub * sz + (c / w) * v * sz + (c % w) * h * sz;
+                    d.off[c as usize] = o.min(u32::MAX as u64) as u32;
+                }
             }
         };
         match s.kind {

@@ -248,6 +248,9 @@ impl<'a> Machine<'a> {
         }
     }
 
+    // Inlined into the per-instruction loop, as it was before the
+    // replicate predicates made it longer.
+    #[inline(always)]
     fn pred_mask(&self, d: &DInst) -> u32 {
         let all = ones(d.exec);
         let Some(p) = d.pred else {
