@@ -1,4 +1,5 @@
-//! `eu`: a model of the Intel Gfx11 (Ice Lake) execution unit, Align1 only.
+//! `eu`: a model of the Intel Gfx11 (Ice Lake) execution unit, in Align1 and
+//! (on `MachineConfig::VEC4`) the Align16 SIMD4x2 mode of the vec4 backend.
 //!
 //! * [`isa`]: instructions and operands; [`opcode`]: the opcode table
 //!   (every opcode's facts, rendered to OPCODES.md); [`types`]: register

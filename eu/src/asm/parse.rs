@@ -382,12 +382,6 @@ impl Cur {
                 a.swizzle[k.min(2)] = *swz;
             }
         }
-        for s in inst.srcs.iter_mut() {
-            if !matches!(s.kind, SrcKind::Imm(_)) {
-                s.region.w = 4;
-                s.region.h = 1;
-            }
-        }
         Ok(())
     }
 

@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use super::send::describe;
-use crate::isa::{DstKind, Instruction, Opcode, PredMode, Program, Src, SrcKind, Swizzle};
+use crate::isa::{DstKind, Instruction, Opcode, PredMode, Program, Region, Src, SrcKind, Swizzle};
 use crate::types::RegType;
 
 /// How a GRF number is named: `g5`, or `vgrf3+1` before register allocation.
@@ -289,6 +289,17 @@ pub(crate) fn component_letter(k: u8) -> char {
     ['x', 'y', 'z', 'w'][k as usize & 3]
 }
 
+/// A source region and, for Align16, its swizzle: `<v>` and the swizzle
+/// for the Align16 region `<v,4,1>`, the full `<v,w,h>` otherwise (which
+/// the validator rejects in Align16, but which must print back).
+pub(super) fn region_text(r: Region, swizzle: Option<Swizzle>) -> String {
+    match swizzle {
+        Some(swz) if (r.w, r.h) == (4, 1) => format!("<{}>{}", r.v, swizzle_text(swz)),
+        Some(swz) => format!("<{},{},{}>{}", r.v, r.w, r.h, swizzle_text(swz)),
+        None => format!("<{},{},{}>", r.v, r.w, r.h),
+    }
+}
+
 /// An Align16 swizzle as Mesa's `src_swizzle` prints it: nothing for
 /// `.xyzw`, one letter when all four are the same, else four.
 pub(super) fn swizzle_text(s: Swizzle) -> String {
@@ -321,10 +332,11 @@ fn src_text(l: &mut Line, src: &Src, swizzle: Option<Swizzle>, logic: bool, name
         SrcKind::Flag { nr, sub } => reg_text(format!("f{nr}"), u32::from(sub)),
     };
     let r = src.region;
-    l.string(&match swizzle {
-        Some(swz) => format!("{reg}<{}>{}{}", r.v, swizzle_text(swz), src.ty.name()),
-        None => format!("{reg}<{},{},{}>{}", r.v, r.w, r.h, src.ty.name()),
-    });
+    l.string(&format!(
+        "{reg}{}{}",
+        region_text(r, swizzle),
+        src.ty.name()
+    ));
 }
 
 /// An immediate as `imm()` prints it: floats in hex with their value in a

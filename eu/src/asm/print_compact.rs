@@ -5,7 +5,7 @@
 
 use std::fmt::Write;
 
-use super::print::{head, qtr_name, swizzle_text, with_labels, writemask_text, Labels};
+use super::print::{head, qtr_name, region_text, with_labels, writemask_text, Labels};
 use crate::isa::{DstKind, Instruction, Message, Opcode, Program, Src, SrcKind, Swizzle};
 use crate::types::RegType;
 
@@ -132,11 +132,7 @@ pub(crate) fn format_src(src: &Src, swizzle: Option<Swizzle>, logic: bool) -> St
             let _ = write!(s, "f{nr}.{sub}");
         }
     }
-    let r = src.region;
-    let _ = match swizzle {
-        Some(swz) => write!(s, "<{}>{}{}", r.v, swizzle_text(swz), src.ty.name()),
-        None => write!(s, "<{},{},{}>{}", r.v, r.w, r.h, src.ty.name()),
-    };
+    let _ = write!(s, "{}{}", region_text(src.region, swizzle), src.ty.name());
     s
 }
 

@@ -14,6 +14,14 @@ use crate::isa::{DstKind, Instruction, MachineConfig, Opcode, PredMode, SrcKind}
 
 /// The instruction-level Align16 rules.
 pub(crate) fn check(i: &Instruction, cfg: &MachineConfig, s: &mut Sink<'_>) {
+    if let Some(PredMode::Replicate(k)) = i.pred.map(|p| p.mode) {
+        if k > 3 {
+            s.err(
+                "pred-replicate-align1",
+                format!("a replicate predicate names component x, y, z or w, not {k}"),
+            );
+        }
+    }
     let replicate = i
         .pred
         .is_some_and(|p| matches!(p.mode, PredMode::Replicate(_)));
@@ -51,14 +59,20 @@ pub(crate) fn check(i: &Instruction, cfg: &MachineConfig, s: &mut Sink<'_>) {
             "Align16: Destination Horizontal Stride must be 1",
         );
     }
+    if a.writemask > 0xf {
+        s.err(
+            "align16-writemask",
+            "an Align16 writemask has the four bits x, y, z, w",
+        );
+    }
     if let DstKind::Grf { sub, .. } = i.dst.kind {
-        if a.writemask & 0xf == 0 || a.writemask > 0xf {
+        if a.writemask & 0xf == 0 {
             s.err(
                 "align16-writemask",
                 "an Align16 GRF destination needs a writemask of x, y, z, w",
             );
         }
-        if !matches!(sub * i.dst.ty.size(), 0 | 16) {
+        if !matches!(sub as u64 * i.dst.ty.size() as u64, 0 | 16) {
             s.err(
                 "align16-subreg",
                 "an Align16 destination starts at byte 0 or 16 of its register",

@@ -1,4 +1,5 @@
-//! Validator of the Gfx11 Align1 hardware rules (EU-MODEL §3) plus
+//! Validator of the Gfx11 hardware rules (EU-MODEL §3), Align1 and, on a
+//! machine that has it, Align16 (`align16.rs`), plus
 //! well-formed structured control flow. Every violation carries a stable
 //! rule name; the full list is [`RULES`] (documented in ISA.md).
 

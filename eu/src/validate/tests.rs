@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::asm::parse_program;
-use crate::isa::{Dst, Instruction, Opcode, Region, Src};
+use crate::isa::{Dst, Instruction, Opcode, PredMode, Predicate, Region, Src};
 use crate::types::RegType;
 
 const END: &str = "send(8) null g0 end { align1 1Q EOT };";
@@ -375,6 +375,11 @@ const VEC4_CASES: &[(&str, &str, &str)] = &[
         "mov(8) g2<1>F g4<4,4,1>.yzxwF { align16 1Q };",
     ),
     (
+        "align16-region",
+        "mov(8) g2<1>F g4<0,1,0>F { align16 1Q };",
+        "mov(8) g2<1>F g4<0>F { align16 1Q };",
+    ),
+    (
         "align16-qword-exec",
         "mov(4) g2<1>DF g4<4>F { align16 1N };",
         "mov(2) g2<1>DF g4<4>F { align16 1N };",
@@ -540,4 +545,36 @@ fn valid_given_agrees_with_validate() {
     assert!(valid_given(&p.insts, &cfg, |_, _| true));
     assert!(!valid_given(&p.insts, &cfg, |_, i| i.op.is_cf() || i.op == Opcode::Send));
     assert!(yes > 50 && no > 50, "{yes} valid, {no} invalid");
+}
+
+#[test]
+fn align16_rules_hold_at_the_edges_of_their_fields() {
+    // A huge subregister neither overflows nor passes.
+    let p = parse_program(&format!(
+        "mov(8) g2.1073741824<1>F g4<4>F {{ align16 1Q }};\n{END}"
+    ))
+    .unwrap();
+    let r = rules_of(validate(&p, &MachineConfig::VEC4));
+    assert!(r.contains(&"align16-subreg"), "{r:?}");
+    // Replicate components past w, and writemask bits past w on a null
+    // destination, are rejected (they would not print back).
+    let mut p = parse_program(&format!(
+        "(+f0.0.x) mov(8) null<1>UD g4<4>UD {{ align16 1Q }};\n{END}"
+    ))
+    .unwrap();
+    assert_eq!(validate(&p, &MachineConfig::VEC4), Ok(()));
+    p.insts[0].pred = Some(Predicate {
+        inverse: false,
+        mode: PredMode::Replicate(5),
+    });
+    assert_eq!(
+        rules_of(validate(&p, &MachineConfig::VEC4)),
+        ["pred-replicate-align1"]
+    );
+    p.insts[0].pred = None;
+    p.insts[0].align16.as_mut().unwrap().writemask = 0x1f;
+    assert_eq!(
+        rules_of(validate(&p, &MachineConfig::VEC4)),
+        ["align16-writemask"]
+    );
 }

@@ -614,7 +614,10 @@ fn vec4(u: &mut Unstructured, i: &mut Instruction) -> Result<()> {
         swizzle: [Swizzle::XYZW; 3],
     };
     for k in 0..i.srcs.len() {
-        a.swizzle[k.min(2)] = swizzle(u)?;
+        // An immediate has no swizzle (nothing prints one).
+        if !matches!(i.srcs[k].kind, SrcKind::Imm(_)) {
+            a.swizzle[k.min(2)] = swizzle(u)?;
+        }
         let s = &mut i.srcs[k];
         if !matches!(s.kind, SrcKind::Imm(_)) {
             s.region = Region::new(*u.choose(&[0u8, 2, 4, 4])?, 4, 1);
