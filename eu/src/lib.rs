@@ -32,6 +32,6 @@ pub use cf::resolve_control_flow;
 pub use isa::*;
 pub use opcode::{OpcodeClass, OpcodeInfo, OPCODES};
 pub use run::{format_outputs, run_asm, AsmRun, AsmRunError};
-pub use sim::{run, Dispatch, RunResult, SimConfig, SimError, SimFault, Stats, Stored};
+pub use sim::{run, run_given, Dispatch, RunResult, SimConfig, SimError, SimFault, Stats, Stored};
 pub use types::RegType;
 pub use validate::{validate, Violation};

@@ -202,6 +202,24 @@ pub fn run(program: &Program, dispatch: &Dispatch, cfg: &SimConfig) -> Result<Ru
     run_validated(program, dispatch, cfg)
 }
 
+/// [`run`], with the validator's answer for each non-control-flow
+/// instruction taken from `inst_ok` (as [`crate::validate::valid_given`]
+/// does): a caller that remembers those answers (the compiler has just
+/// validated the same instructions) validates the program without asking
+/// about them again. The full validator names the violations of a program
+/// that fails.
+pub fn run_given(
+    program: &Program,
+    dispatch: &Dispatch,
+    cfg: &SimConfig,
+    inst_ok: impl FnMut(usize, &crate::isa::Instruction) -> bool,
+) -> Result<RunResult, SimError> {
+    if !crate::validate::valid_given(&program.insts, &cfg.machine, inst_ok) {
+        validate(program, &cfg.machine).map_err(SimError::Invalid)?;
+    }
+    run_validated(program, dispatch, cfg)
+}
+
 /// [`run`] on a program already validated (or, in tests, one the validator
 /// rejects, to see what the hardware would make of it).
 fn run_validated(
@@ -323,5 +341,43 @@ mod tests {
         let got: Vec<u64> = r.outputs.iter().map(|o| o[0].unwrap().bits).collect();
         let want: Vec<u64> = (0..16).map(|c| if c < 8 { 101 } else { 102 }).collect();
         assert_eq!(got, want);
+    }
+
+    /// `run_given` with the validator's own answers is `run`: the same
+    /// result for a valid program, the same violations for one that is not.
+    #[test]
+    fn run_given_with_honest_answers_is_run() {
+        let d = Dispatch {
+            invocations: 8,
+            simd: 8,
+            input_slots: 0,
+            output_slots: 1,
+            inputs: vec![],
+            uniforms: vec![],
+        };
+        let cfg = SimConfig::default();
+        let honest = |_: usize, i: &crate::isa::Instruction| {
+            crate::validate::instruction_ok(i, &cfg.machine)
+        };
+        let good = crate::asm::parse_program(
+            "add(8) g4<1>UD g1<8,8,1>UD 0x00000064UD
+             shl(8) g6<1>UD g1<8,8,1>UD 0x00000003UD
+             send(8) null g6 g4 st.b32 { align1 1Q EOT };",
+        )
+        .unwrap();
+        let r = run_given(&good, &d, &cfg, honest).unwrap();
+        assert_eq!(r.outputs[3][0].unwrap().bits, 103);
+        assert_eq!(Ok(r), run(&good, &d, &cfg));
+        let bad = crate::asm::parse_program(
+            "mul(8) g4<1>D g1<8,8,1>D g1<8,8,1>D
+             send(8) null g0 end { align1 1Q EOT };",
+        )
+        .unwrap();
+        let e = run_given(&bad, &d, &cfg, honest).unwrap_err();
+        assert!(
+            matches!(&e, SimError::Invalid(v) if v[0].rule == "mul-dword-dword"),
+            "{e}"
+        );
+        assert_eq!(Err(e), run(&bad, &d, &cfg));
     }
 }
