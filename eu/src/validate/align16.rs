@@ -14,14 +14,6 @@ use crate::isa::{DstKind, Instruction, MachineConfig, Opcode, PredMode, SrcKind}
 
 /// The instruction-level Align16 rules.
 pub(crate) fn check(i: &Instruction, cfg: &MachineConfig, s: &mut Sink<'_>) {
-    if let Some(PredMode::Replicate(k)) = i.pred.map(|p| p.mode) {
-        if k > 3 {
-            s.err(
-                "pred-replicate-align1",
-                format!("a replicate predicate names component x, y, z or w, not {k}"),
-            );
-        }
-    }
     let replicate = i
         .pred
         .is_some_and(|p| matches!(p.mode, PredMode::Replicate(_)));

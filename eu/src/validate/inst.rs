@@ -101,6 +101,24 @@ pub(crate) fn check(i: &Instruction, cfg: &MachineConfig, s: &mut Sink<'_>) {
     if i.eot && op != Opcode::Send {
         s.err("eot", "only a SEND can end the thread");
     }
+    // Predicate modes the encoding has (the parser makes no others).
+    match i.pred.map(|p| p.mode) {
+        Some(PredMode::Any(n) | PredMode::All(n)) if ![2, 4, 8, 16, 32].contains(&n) => {
+            s.err(
+                "pred-mode",
+                format!("a horizontal predicate groups 2, 4, 8, 16 or 32 flag bits, not {n}"),
+            );
+            return;
+        }
+        Some(PredMode::Replicate(k)) if k > 3 => {
+            s.err(
+                "pred-mode",
+                format!("a replicate predicate names component x, y, z or w, not {k}"),
+            );
+            return;
+        }
+        _ => {}
+    }
     // Flag field.
     let uses_flag = i.pred.is_some() || i.writes_flag();
     if uses_flag && (i.flag.nr > 1 || i.flag.sub > 1) {

@@ -87,6 +87,7 @@ pub const RULES: &[&str] = &[
     "align16-qword-exec",
     "align16-mixed-float",
     "pred-replicate-align1",
+    "pred-mode",
     "region-encoding",
     "region-width-gt-exec",
     "region-vstride",

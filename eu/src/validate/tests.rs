@@ -413,7 +413,7 @@ fn every_rule_breaks_and_holds() {
 #[test]
 fn every_listed_rule_is_tested() {
     let mut tested: Vec<&str> = CASES.iter().chain(VEC4_CASES).map(|c| c.0).collect();
-    tested.extend(["operand-count", "imm-modifier"]);
+    tested.extend(["operand-count", "imm-modifier", "pred-mode"]);
     for r in RULES {
         assert!(tested.contains(r), "rule {r} has no test");
     }
@@ -446,6 +446,22 @@ fn programmatic_rules() {
         vec!["imm-modifier"]
     );
     let good = Instruction::alu(Opcode::Add, 8, d, &[s, Src::imm(0xffff_ffff, RegType::D)]);
+    assert_eq!(validate(&with_end(good), &cfg), Ok(()));
+    // pred-mode: horizontal groups the encoding does not have (0 would
+    // divide by zero in the flag-range check and the simulator).
+    for n in [0u8, 3, 64] {
+        let mut bad = Instruction::alu(Opcode::Add, 8, d, &[s, s]);
+        bad.pred = Some(Predicate {
+            inverse: false,
+            mode: PredMode::Any(n),
+        });
+        assert_eq!(rules_of(validate(&with_end(bad), &cfg)), vec!["pred-mode"]);
+    }
+    let mut good = Instruction::alu(Opcode::Add, 8, d, &[s, s]);
+    good.pred = Some(Predicate {
+        inverse: false,
+        mode: PredMode::All(4),
+    });
     assert_eq!(validate(&with_end(good), &cfg), Ok(()));
 }
 
@@ -567,10 +583,7 @@ fn align16_rules_hold_at_the_edges_of_their_fields() {
         inverse: false,
         mode: PredMode::Replicate(5),
     });
-    assert_eq!(
-        rules_of(validate(&p, &MachineConfig::VEC4)),
-        ["pred-replicate-align1"]
-    );
+    assert_eq!(rules_of(validate(&p, &MachineConfig::VEC4)), ["pred-mode"]);
     p.insts[0].pred = None;
     p.insts[0].align16.as_mut().unwrap().writemask = 0x1f;
     assert_eq!(
