@@ -20,6 +20,7 @@ use crate::{
 use std::cell::RefCell;
 
 /// What the EU phase reads of a compile.
+#[derive(PartialEq)]
 struct Key {
     lowered: VProgram,
     /// The EU passes that are on, in table order.
@@ -59,19 +60,21 @@ pub fn run(
         .map(|(k, _)| k)
         .collect();
     let spill_all = opts.passes.spill_all;
-    memo::run(
-        &PHASES,
-        KEPT,
-        |k| k.ctx == ctx && k.spill_all == spill_all && k.passes == eu_passes && k.lowered == v,
-        || Key {
-            lowered: v.clone(),
-            passes: eu_passes.clone(),
-            ctx,
-            spill_all,
-        },
-        observer,
-        |observer| optimize(v.clone(), &opts.passes, &ctx, observer),
-    )
+    let matches = |k: &Key| {
+        k.ctx == ctx && k.spill_all == spill_all && k.passes == eu_passes && k.lowered == v
+    };
+    if let Some(result) = memo::replayed(&PHASES, matches, observer) {
+        return result;
+    }
+    let key = Key {
+        lowered: v.clone(),
+        passes: eu_passes,
+        ctx,
+        spill_all,
+    };
+    memo::run_and_keep(&PHASES, KEPT, key, observer, |observer| {
+        optimize(v, &opts.passes, &ctx, observer)
+    })
 }
 
 /// The phase itself.

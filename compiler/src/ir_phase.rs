@@ -45,18 +45,18 @@ pub fn run(
         .filter(|(_, i)| i.stage == Stage::Ir)
         .map(|(k, _)| k)
         .collect();
-    memo::run(
-        &PHASES,
-        KEPT,
-        |k| k.ctx == ctx && k.passes == ir_passes && k.program == *program,
-        || Key {
-            program: program.clone(),
-            passes: ir_passes.clone(),
-            ctx,
-        },
-        observer,
-        |observer| optimize(program, passes, &ctx, observer),
-    )
+    let matches = |k: &Key| k.ctx == ctx && k.passes == ir_passes && k.program == *program;
+    if let Some(result) = memo::replayed(&PHASES, matches, observer) {
+        return result;
+    }
+    let key = Key {
+        program: program.clone(),
+        passes: ir_passes,
+        ctx,
+    };
+    memo::run_and_keep(&PHASES, KEPT, key, observer, |observer| {
+        optimize(program, passes, &ctx, observer)
+    })
 }
 
 /// The phase itself.

@@ -77,17 +77,14 @@ impl Observer for Tape<'_> {
     }
 }
 
-/// Runs `phase` under `observer`, or replays it from `store` when a kept
-/// phase's key satisfies `matches`; a phase that ran is kept under
-/// `key()`, displacing the oldest once `capacity` are kept.
-pub(crate) fn run<K: 'static, R: Clone + 'static>(
+/// Replays the kept phase whose key satisfies `matches` to `observer`
+/// and returns its result, if `store` holds one (and it can tell a
+/// recording compile everything).
+pub(crate) fn replayed<K: 'static, R: Clone + 'static>(
     store: &'static LocalKey<RefCell<Kept<K, R>>>,
-    capacity: usize,
     matches: impl Fn(&K) -> bool,
-    key: impl FnOnce() -> K,
     observer: &mut dyn Observer,
-    phase: impl FnOnce(&mut dyn Observer) -> Result<R, CompileError>,
-) -> Result<R, CompileError> {
+) -> Option<Result<R, CompileError>> {
     let found = store.with(|s| {
         s.borrow()
             .phases
@@ -95,9 +92,19 @@ pub(crate) fn run<K: 'static, R: Clone + 'static>(
             .find(|(k, ph)| ph.trace.complete() && matches(k))
             .map(|(_, ph)| ph.clone())
     });
-    if let Some(ph) = found {
-        return replay(&ph, observer);
-    }
+    found.map(|ph| replay(&ph, observer))
+}
+
+/// Runs `phase` under `observer` and keeps it in `store` under `key`,
+/// displacing the oldest once `capacity` are kept (call it when
+/// [`replayed`] found nothing).
+pub(crate) fn run_and_keep<K: PartialEq + 'static, R: Clone + 'static>(
+    store: &'static LocalKey<RefCell<Kept<K, R>>>,
+    capacity: usize,
+    key: K,
+    observer: &mut dyn Observer,
+    phase: impl FnOnce(&mut dyn Observer) -> Result<R, CompileError>,
+) -> Result<R, CompileError> {
     let start = Start::now();
     let mut tape = Tape {
         inner: observer,
@@ -112,11 +119,11 @@ pub(crate) fn run<K: 'static, R: Clone + 'static>(
     store.with(|s| {
         let mut s = s.borrow_mut();
         // A kept phase under the same key ran without a recording.
-        s.phases.retain(|(k, _)| !matches(k));
+        s.phases.retain(|(k, _)| *k != key);
         if s.phases.len() >= capacity {
             s.phases.remove(0);
         }
-        s.phases.push((key(), Rc::new(kept)));
+        s.phases.push((key, Rc::new(kept)));
     });
     result
 }

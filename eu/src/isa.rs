@@ -695,6 +695,11 @@ impl Instruction {
         self.exec_size.min(w)
     }
 
+    /// Source `k`'s Align16 swizzle (None on Align1 code).
+    pub fn swizzle(&self, k: usize) -> Option<Swizzle> {
+        self.align16.map(|a| a.swizzle[k])
+    }
+
     /// Whether the instruction writes flags (cmod on anything but SEL/CSEL).
     pub fn writes_flag(&self) -> bool {
         self.cmod.is_some() && !matches!(self.op, Opcode::Sel | Opcode::Csel) && !self.op.is_cf()

@@ -316,6 +316,9 @@ impl Cur {
             self.end_of_line()?;
             return Ok((inst, None));
         }
+        // An ALU instruction's Align16 operand parts, applied once the
+        // options say whether it is Align16.
+        let mut vec4_text = None;
         self.expect('(', "'(' and an execution size")?;
         inst.exec_size = self.small("execution size")?;
         self.expect(')', "')' after the execution size")?;
@@ -331,7 +334,7 @@ impl Cur {
             self.cf_operands(&mut inst, idx, refs)?;
         } else {
             self.skip_ws()?;
-            let mut vec4 = Vec4Text::default();
+            let vec4 = vec4_text.insert(Vec4Text::default());
             let (dst, mask) = self.dst()?;
             inst.dst = dst;
             vec4.writemask = mask;
@@ -343,17 +346,14 @@ impl Cur {
                 let (src, swizzle, short) = self.src(op.is_logic())?;
                 inst.srcs.push(src);
                 vec4.swizzles.push(swizzle);
-                if vec4.short.is_none() {
-                    vec4.short = short;
-                }
+                vec4.short = vec4.short.or(short);
             }
-            self.options(&mut inst)?;
-            self.end_of_line()?;
-            self.apply_vec4(&mut inst, vec4)?;
-            return Ok((inst, None));
         }
         self.options(&mut inst)?;
         self.end_of_line()?;
+        if let Some(vec4) = vec4_text {
+            self.apply_vec4(&mut inst, vec4)?;
+        }
         Ok((inst, None))
     }
 
@@ -379,7 +379,7 @@ impl Cur {
         }
         for (k, swz) in vec4.swizzles.iter().enumerate() {
             if let Some((swz, _)) = swz {
-                a.swizzle[k.min(2)] = *swz;
+                a.swizzle[k] = *swz;
             }
         }
         Ok(())

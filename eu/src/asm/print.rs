@@ -128,7 +128,7 @@ fn disassemble(i: &Instruction, label: Labels, names: RegNames) -> String {
         }
         for (k, src) in i.srcs.iter().enumerate() {
             l.pad(32 + 16 * k);
-            let swizzle = i.align16.map(|a| a.swizzle[k.min(2)]);
+            let swizzle = i.swizzle(k);
             src_text(&mut l, src, swizzle, i.op.is_logic(), names);
         }
     }

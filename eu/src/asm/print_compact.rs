@@ -58,7 +58,7 @@ fn format_inst(i: &Instruction, label: Labels) -> String {
         }
         for (k, src) in i.srcs.iter().enumerate() {
             s.push(' ');
-            let swizzle = i.align16.map(|a| a.swizzle[k.min(2)]);
+            let swizzle = i.swizzle(k);
             s.push_str(&format_src(src, swizzle, i.op.is_logic()));
         }
     }

@@ -142,7 +142,7 @@ fn decode_inst(i: &Instruction, cfg: &MachineConfig) -> DInst {
         );
         // Align16: channel c is component c % 4 of vertex c / 4, which
         // reads its swizzled component of the vertex's row `<v,4,1>`.
-        let swizzle = i.align16.map(|a| a.swizzle[k.min(2)]);
+        let swizzle = i.swizzle(k);
         let mut place = |base: u64, sub: u64| match swizzle {
             Some(swz) => {
                 for c in 0..exec as u64 {

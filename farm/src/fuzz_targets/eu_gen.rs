@@ -616,7 +616,7 @@ fn vec4(u: &mut Unstructured, i: &mut Instruction) -> Result<()> {
     for k in 0..i.srcs.len() {
         // An immediate has no swizzle (nothing prints one).
         if !matches!(i.srcs[k].kind, SrcKind::Imm(_)) {
-            a.swizzle[k.min(2)] = swizzle(u)?;
+            a.swizzle[k] = swizzle(u)?;
         }
         let s = &mut i.srcs[k];
         if !matches!(s.kind, SrcKind::Imm(_)) {
