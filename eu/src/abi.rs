@@ -20,9 +20,41 @@ pub const HDR_INPUT_SLOTS: u32 = 5;
 /// Header dword: output slots per invocation.
 pub const HDR_OUTPUT_SLOTS: u32 = 6;
 
+/// The dispatch width that means SIMD4x2 (the vec4 backend's dispatch):
+/// two invocations per thread, each on four channels, one per vector
+/// component (channel c is component c % 4 of invocation 2t + c / 4).
+pub const SIMD4X2: u32 = 4;
+
+/// Channels of a thread dispatched at width `simd` (8 for SIMD4x2).
+pub const fn channels(simd: u32) -> u32 {
+    if simd == SIMD4X2 {
+        8
+    } else {
+        simd
+    }
+}
+
+/// Invocations a thread runs at width `simd` (2 for SIMD4x2).
+pub const fn invocations_per_thread(simd: u32) -> u32 {
+    if simd == SIMD4X2 {
+        2
+    } else {
+        simd
+    }
+}
+
+/// The invocation channel `c` of thread `t` runs at width `simd`.
+pub const fn invocation_of_channel(t: u32, c: u32, simd: u32) -> u32 {
+    if simd == SIMD4X2 {
+        2 * t + c / 4
+    } else {
+        t * simd + c
+    }
+}
+
 /// Number of GRFs holding the invocation ids for SIMD width `simd`.
 pub const fn id_grfs(simd: u32, grf_bytes: u32) -> u32 {
-    (4 * simd).div_ceil(grf_bytes)
+    (4 * channels(simd)).div_ceil(grf_bytes)
 }
 
 /// First GRF of the uniform slots (8 bytes per slot, slot k at byte 8k).
@@ -73,5 +105,9 @@ mod tests {
         assert_eq!(uniform_location(5, 16, 32), (4, 1));
         assert_eq!(input_address(3, 2, 4), 3 * 32 + 16);
         assert_eq!(output_address(0, 1, 1), 8);
+        // SIMD4x2: 8 channels (one GRF of ids), two invocations a thread.
+        assert_eq!(uniform_grf(SIMD4X2, 32), 2);
+        assert_eq!(invocation_of_channel(3, 5, SIMD4X2), 7);
+        assert_eq!(invocation_of_channel(3, 5, 8), 29);
     }
 }

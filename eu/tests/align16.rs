@@ -98,3 +98,32 @@ fn align16_is_rejected_on_gfx11() {
     let e = run(&p, &dispatch(8, 8, vec![], vec![]), &SimConfig::default()).unwrap_err();
     assert!(e.to_string().contains("align16-unsupported"), "{e}");
 }
+
+#[test]
+fn a_simd4x2_dispatch_runs_two_invocations_a_thread_one_per_four_channels() {
+    // Component k of invocation i stores i + 8k at its slot k: the address
+    // is i·32 + 8k (4 output slots) and the ids come from g1, where channel
+    // c holds invocation 2t + c / 4. Three invocations: thread 1 runs only
+    // channels 0–3 (invocation 2); invocation 3 does not exist.
+    let text = "\
+mov(8) g24<1>.xUD 0UD { align16 1Q };
+mov(8) g24<1>.yUD 8UD { align16 1Q };
+mov(8) g24<1>.zUD 16UD { align16 1Q };
+mov(8) g24<1>.wUD 24UD { align16 1Q };
+shl(8) g10<1>UD g1<8,8,1>UD 0x00000005UD
+add(8) g10<1>UD g10<8,8,1>UD g24<8,8,1>UD
+add(8) g20<1>UD g1<8,8,1>UD g24<8,8,1>UD
+send(8) null g10 g20 st.b32 { align1 1Q EOT };";
+    let p = parse_program(text).unwrap();
+    let cfg = SimConfig {
+        machine: MachineConfig::VEC4,
+        ..SimConfig::default()
+    };
+    let r = run(&p, &dispatch(3, eu::abi::SIMD4X2, vec![], vec![]), &cfg).unwrap();
+    assert_eq!(r.stats.threads, 2);
+    for i in 0..3 {
+        let got: Vec<u64> = (0..4).map(|k| out(&r, i, k)).collect();
+        let i = i as u64;
+        assert_eq!(got, [i, i + 8, i + 16, i + 24], "invocation {i}");
+    }
+}

@@ -41,7 +41,8 @@ impl Default for SimConfig {
 pub struct Dispatch {
     /// Number of invocations N (1..=1024).
     pub invocations: u32,
-    /// SIMD width W of each thread (8, 16 or 32).
+    /// SIMD width W of each thread (8, 16 or 32), or
+    /// [`abi::SIMD4X2`] for two invocations of four channels each.
     pub simd: u32,
     /// Input slots per invocation.
     pub input_slots: u32,
@@ -234,9 +235,9 @@ fn run_validated(
             d.invocations
         )));
     }
-    if ![8, 16, 32].contains(&d.simd) {
+    if ![abi::SIMD4X2, 8, 16, 32].contains(&d.simd) {
         return Err(SimError::Dispatch(format!(
-            "simd must be 8, 16 or 32, got {}",
+            "simd must be 8, 16, 32 or 4 (SIMD4x2), got {}",
             d.simd
         )));
     }
@@ -273,7 +274,9 @@ fn run_validated(
         }
     }
     let mut m = thread::Machine::new(&dec, d, cfg, input);
-    let threads = d.invocations.div_ceil(d.simd);
+    let threads = d
+        .invocations
+        .div_ceil(abi::invocations_per_thread(d.simd));
     for t in 0..threads {
         m.run_thread(t).map_err(|e| match e {
             thread::Stop::Fault(index, kind) => SimError::Fault(SimFault {

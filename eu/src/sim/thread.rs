@@ -114,7 +114,7 @@ impl<'a> Machine<'a> {
             ifs: Vec::with_capacity(dec.max_depth + 1),
             loops: Vec::with_capacity(dec.max_depth + 1),
             rng: SplitMix(0),
-            simd: disp.simd,
+            simd: abi::channels(disp.simd),
             op_index: dec.insts.iter().map(|d| d.op.index()).collect(),
             issued: 0,
             per_opcode: [0; ALL_OPCODES.len()],
@@ -141,9 +141,11 @@ impl<'a> Machine<'a> {
         );
         let d = self.disp;
         let w = d.simd;
-        let first = t * w;
-        let live = d.invocations.saturating_sub(first).min(w);
-        let dmask = ones(live);
+        let channels = abi::channels(w);
+        let first = abi::invocation_of_channel(t, 0, w);
+        let dmask = (0..channels)
+            .filter(|&c| abi::invocation_of_channel(t, c, w) < d.invocations)
+            .fold(0u32, |m, c| m | 1 << c);
         let nuni = d.uniforms.len() as u32;
         let end = abi::payload_grfs(w, nuni, gb as u32) as usize * gb;
         self.grf[..end].fill(0);
@@ -160,12 +162,12 @@ impl<'a> Machine<'a> {
         for (k, v) in header.iter().enumerate() {
             write_le(&mut self.grf, 4 * k, 4, *v as u64);
         }
-        for c in 0..w {
+        for c in 0..channels {
             write_le(
                 &mut self.grf,
                 abi::IDS_GRF as usize * gb + 4 * c as usize,
                 4,
-                (first + c) as u64,
+                abi::invocation_of_channel(t, c, w) as u64,
             );
         }
         let ub = abi::uniform_grf(w, gb as u32) as usize * gb;
