@@ -1,7 +1,7 @@
 //! Compile time: every corpus program under each strategy at SIMD16 with all passes.
 #![allow(missing_docs)]
 
-use compiler::{compile, CompileOptions, PassSet, Strategy};
+use compiler::{compile, CompileOptions, PassSet};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 fn corpus() -> Vec<ir::Program> {
@@ -26,7 +26,7 @@ fn bench(c: &mut Criterion) {
     let programs = corpus();
     let mut g = c.benchmark_group("compile corpus, SIMD16, all passes");
     g.throughput(Throughput::Elements(programs.len() as u64));
-    for s in Strategy::ALL {
+    for s in compiler::Backend::Scalar.strategies() {
         let opts = CompileOptions::new(s, 16, PassSet::all());
         g.bench_function(s.name(), |b| {
             b.iter(|| {

@@ -158,6 +158,7 @@ pub fn catalogue() -> Vec<Point> {
         .iter()
         .flat_map(|p| p.points.iter().copied())
         .chain(crate::lower::cov::POINTS.iter().copied())
+        .chain(crate::vec4::LOWERING_POINTS.iter().copied())
         .chain(crate::regalloc::cov::POINTS.iter().copied())
         .collect()
 }
@@ -249,7 +250,10 @@ mod tests {
                 );
             }
         }
-        for p in crate::lower::cov::POINTS {
+        for p in crate::lower::cov::POINTS
+            .iter()
+            .chain(crate::vec4::LOWERING_POINTS)
+        {
             assert!(p.name().starts_with("lowering/"), "{}", p.name());
         }
         for p in crate::regalloc::cov::POINTS {

@@ -53,10 +53,11 @@ pub fn run(
         bitfield: opts.passes.bitfield,
         bool_cleanup: opts.passes.bool_cleanup,
     };
+    let stage = backend_stage(&v);
     let eu_passes: Vec<usize> = opts
         .passes
         .iter()
-        .filter(|(_, i)| i.stage == Stage::Eu)
+        .filter(|(_, i)| i.stage == stage)
         .map(|(k, _)| k)
         .collect();
     let spill_all = opts.passes.spill_all;
@@ -77,6 +78,16 @@ pub fn run(
     })
 }
 
+/// The passes that run on the lowered code: the scalar backend's or the
+/// vec4 backend's.
+fn backend_stage(v: &VProgram) -> Stage {
+    if v.vec4 {
+        Stage::Vec4
+    } else {
+        Stage::Eu
+    }
+}
+
 /// The phase itself.
 fn optimize(
     mut v: VProgram,
@@ -90,7 +101,8 @@ fn optimize(
     let mut checked = (v.insts.clone(), v.machine());
     for _ in 0..MAX_ROUNDS {
         let mut progress = false;
-        for (index, info) in passes.iter().filter(|(_, i)| i.stage == Stage::Eu) {
+        let backend = backend_stage(&v);
+        for (index, info) in passes.iter().filter(|(_, i)| i.stage == backend) {
             let stage = StageId::EuPass(index);
             if let passes::Entry::Eu(f) = info.entry {
                 observer.begin(stage);
@@ -140,7 +152,7 @@ fn optimize(
     }
     observer.begin(StageId::Regalloc);
     let physical = regalloc::allocate_with(&v, ctx.bugs, passes.spill_all)?;
-    check(&physical, &eu::MachineConfig::GFX11, StageId::Regalloc)?;
+    check(&physical, &v.physical_machine(), StageId::Regalloc)?;
     observer.snapshot(Snapshot {
         stage: StageId::Regalloc,
         code: Code::Final(&physical),

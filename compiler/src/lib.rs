@@ -21,10 +21,11 @@ mod spill;
 pub mod stage;
 pub mod stats;
 mod trace;
+pub mod vec4;
 pub mod vir;
 
 pub use bugs::{Bug, BugInfo, BugSet, BUGS};
-pub use options::{CompileOptions, Strategy};
+pub use options::{Backend, CompileOptions, Strategy};
 pub use passes::{BitfieldMode, BoolCleanupMode, IrCtx, PassCtx, PassInfo, PassSet, Stage, PASSES};
 pub use stage::StageId;
 pub use stats::StaticStats;
@@ -67,6 +68,15 @@ pub enum CompileError {
     /// The options are impossible (e.g. a SIMD width other than 8/16/32).
     #[error("bad options: {0}")]
     BadOptions(String),
+    /// The backend cannot compile the program (the vec4 backend takes
+    /// 32-bit programs without cross-invocation ops): not a bug.
+    #[error("the {backend} backend does not compile {what}")]
+    Unsupported {
+        /// The backend.
+        backend: &'static str,
+        /// What it cannot compile.
+        what: String,
+    },
 }
 
 impl CompileError {
@@ -75,6 +85,7 @@ impl CompileError {
     pub fn stage(&self) -> StageId {
         match self {
             CompileError::InvalidProgram(_) | CompileError::BadOptions(_) => StageId::Input,
+            CompileError::Unsupported { .. } => StageId::Lowering,
             CompileError::InvalidIr { stage, .. }
             | CompileError::CompilerLimit { stage, .. }
             | CompileError::InvalidEu { stage, .. } => *stage,
@@ -143,6 +154,12 @@ pub fn compile_with_hook(
     opts: &CompileOptions,
     observer: &mut dyn Observer,
 ) -> Result<Compiled, CompileError> {
+    if opts.strategy.is_vec4() && opts.simd != 8 {
+        return Err(CompileError::BadOptions(format!(
+            "the vec4 backend dispatches SIMD4x2 (8 channels): the SIMD width must be 8, not {}",
+            opts.simd
+        )));
+    }
     if !matches!(opts.simd, 8 | 16 | 32) {
         return Err(CompileError::BadOptions(format!(
             "SIMD width must be 8, 16 or 32, not {}",
@@ -159,7 +176,11 @@ pub fn compile_with_hook(
         observer,
     )?;
     observer.begin(StageId::Lowering);
-    let v = lower::lower(&p, opts)?;
+    let v = if opts.strategy.is_vec4() {
+        vec4::lower(&p, opts)?
+    } else {
+        lower::lower(&p, opts)?
+    };
     check_virtual(&v, StageId::Lowering)?;
     observer.snapshot(Snapshot {
         stage: StageId::Lowering,

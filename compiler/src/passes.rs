@@ -14,6 +14,9 @@ pub enum Stage {
     Ir,
     /// On EU code with virtual registers (brw's place).
     Eu,
+    /// On vec4 (Align16) code with virtual registers (brw's vec4 backend,
+    /// now `elk`).
+    Vec4,
 }
 
 impl Stage {
@@ -22,6 +25,7 @@ impl Stage {
         match self {
             Stage::Ir => "ir",
             Stage::Eu => "eu",
+            Stage::Vec4 => "vec4",
         }
     }
 }

@@ -573,7 +573,7 @@ mod tests {
         // A lowered program with a loop at SIMD16 (two-GRF dwords).
         let src = include_str!("../../corpus/bool_loop_phi.sir");
         let program = ir::parse_case(src).unwrap().program;
-        for s in crate::Strategy::ALL {
+        for s in crate::Backend::Scalar.strategies() {
             let opts = crate::CompileOptions::new(s, 16, crate::PassSet::all());
             crate::compile(&program, &opts).unwrap();
         }

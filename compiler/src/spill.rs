@@ -348,6 +348,7 @@ impl Spiller {
                 let starts_inside = inst.op.has_dst()
                     && crate::vir::dst_bytes(&inst.dst, exec).is_some_and(|b| b.0 % GRF_BYTES != 0);
                 let partial = (inst.pred.is_some() && inst.op != Opcode::Sel)
+                    || inst.align16.is_some_and(|a| a.writemask != 0xf)
                     || stride != 1
                     || starts_inside
                     || (exec as u32 * elem) < GRF_BYTES;

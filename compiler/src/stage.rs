@@ -34,7 +34,7 @@ impl StageId {
     pub fn pass(index: usize) -> StageId {
         match PASSES[index].stage {
             Stage::Ir => StageId::IrPass(index),
-            Stage::Eu => StageId::EuPass(index),
+            Stage::Eu | Stage::Vec4 => StageId::EuPass(index),
         }
     }
 

@@ -41,6 +41,9 @@ pub struct VProgram {
     pub output_slots: u32,
     /// Uniform slots.
     pub uniforms: u32,
+    /// vec4 code: Align16, dispatched SIMD4x2 (`simd` is then 8, the
+    /// channels of a thread).
+    pub vec4: bool,
 }
 
 impl VProgram {
@@ -55,6 +58,7 @@ impl VProgram {
             input_slots,
             output_slots,
             uniforms,
+            vec4: false,
         }
     }
 
@@ -82,12 +86,21 @@ impl VProgram {
         (i > 0 && nr < self.vgrfs[i - 1].first + self.vgrfs[i - 1].size).then(|| i - 1)
     }
 
+    /// The machine the final (allocated) program runs on.
+    pub fn physical_machine(&self) -> MachineConfig {
+        if self.vec4 {
+            MachineConfig::VEC4
+        } else {
+            MachineConfig::GFX11
+        }
+    }
+
     /// The register file the virtual program runs on.
     pub fn machine(&self) -> MachineConfig {
         MachineConfig {
             grf_bytes: GRF_BYTES,
             grf_count: self.reg_end().max(128),
-            align16: false,
+            align16: self.vec4,
         }
     }
 

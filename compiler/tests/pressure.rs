@@ -32,7 +32,7 @@ fn many_live(n: u64) -> ir::Program {
 #[test]
 fn fits_at_simd8() {
     let p = many_live(40);
-    for s in Strategy::ALL {
+    for s in compiler::Backend::Scalar.strategies() {
         let c = compile(&p, &CompileOptions::new(s, 8, PassSet::none())).expect("fits at SIMD8");
         eu::validate(&c.program, &eu::MachineConfig::GFX11).unwrap();
     }

@@ -52,7 +52,9 @@ fn reports_each_failure_kind() {
     let mut r = req("send(8) null g0 end { align1 1Q EOT };");
     r.simd = 12;
     match run_asm(&r) {
-        Err(AsmRunError::Sim(e)) => assert!(e.to_string().contains("simd must be 8, 16 or 32")),
+        Err(AsmRunError::Sim(e)) => assert!(e
+            .to_string()
+            .contains("simd must be 8, 16, 32 or 4 (SIMD4x2), got 12")),
         r => panic!("{r:?}"),
     }
 }

@@ -45,7 +45,9 @@ impl Gen<'_> {
             let v = self.emit(Op::InvocationId, 32, &[]);
             self.uniform[v.0 as usize] = false;
         }
-        if self.e.chance(1, 3) {
+        // The lane's index in its subgroup is a subgroup feature (drawn
+        // either way, so that turning it off changes nothing else).
+        if self.e.chance(1, 3) && self.f.knobs.subgroup {
             let v = self.emit(Op::SubgroupInvocation, 32, &[]);
             self.uniform[v.0 as usize] = false;
         }

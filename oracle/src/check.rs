@@ -48,6 +48,11 @@ impl Config {
         }
     }
 
+    /// The width the compiled code is dispatched at (SIMD4x2 for vec4).
+    pub fn dispatch_simd(&self) -> u32 {
+        self.strategy.dispatch_simd(self.simd)
+    }
+
     /// Applies options in the form `Display` prints (`--strategy S --simd W
     /// --passes P [--inject B]`, any subset, any order) to a copy of `self`.
     pub fn with_options(&self, text: &str) -> Result<Config, String> {
@@ -204,7 +209,7 @@ impl fmt::Display for Verdict {
             Verdict::SimFault(m) => write!(f, "simulator fault: {m}"),
             Verdict::Timeout { stage } => write!(f, "timeout in {stage}"),
             Verdict::InvalidCase(m) => write!(f, "invalid case: {m}"),
-            Verdict::Unsupported(m) => write!(f, "unsupported on this device: {m}"),
+            Verdict::Unsupported(m) => write!(f, "unsupported: {m}"),
             Verdict::ExportError(m) => write!(f, "SPIR-V export failed: {m}"),
             Verdict::DriverCompileFail { message } => {
                 write!(f, "the driver failed to compile the module: {message}")
@@ -454,7 +459,7 @@ pub fn check_against_with(
     let known = memo
         .seen
         .iter()
-        .find(|(simd, p, _)| *simd == config.simd && *p == compiled.program);
+        .find(|(simd, p, _)| *simd == config.dispatch_simd() && *p == compiled.program);
     let v = match known {
         Some((_, _, v)) => {
             memo.saved += 1;
@@ -464,14 +469,14 @@ pub fn check_against_with(
             let v = simulate_and_compare(
                 &compiled.program,
                 StageId::Regalloc,
-                eu::MachineConfig::GFX11,
+                config.strategy.machine(),
                 &case.program,
                 d,
-                config.simd,
+                config.dispatch_simd(),
                 expected,
             );
             memo.seen
-                .push((config.simd, compiled.program.clone(), v.clone()));
+                .push((config.dispatch_simd(), compiled.program.clone(), v.clone()));
             v
         }
     };
@@ -512,7 +517,7 @@ pub fn check_virtual(case: &Case, config: &Config) -> Verdict {
         v.machine(),
         &case.program,
         d,
-        config.simd,
+        config.dispatch_simd(),
         &expected,
     )
 }

@@ -98,12 +98,20 @@ pub fn localize(case: &Case, config: &Config) -> Trail {
                 }),
                 Err(e) => Some(e.to_string()),
             },
-            Some(StageProgram::Eu(v)) => {
-                run_eu(&v.program(), v.machine(), case, config.simd, &expected)
-            }
-            Some(StageProgram::Final(p)) => {
-                run_eu(p, eu::MachineConfig::GFX11, case, config.simd, &expected)
-            }
+            Some(StageProgram::Eu(v)) => run_eu(
+                &v.program(),
+                v.machine(),
+                case,
+                config.dispatch_simd(),
+                &expected,
+            ),
+            Some(StageProgram::Final(p)) => run_eu(
+                p,
+                config.strategy.machine(),
+                case,
+                config.dispatch_simd(),
+                &expected,
+            ),
             None => unreachable!("Capture::Programs keeps every program"),
         };
         steps.push(Step {

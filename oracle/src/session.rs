@@ -71,6 +71,9 @@ impl CompileFailure {
             CompileFailure::Error(CompileError::CompilerLimit { message, .. }) => {
                 Verdict::CompilerLimit(message.clone())
             }
+            CompileFailure::Error(e @ CompileError::Unsupported { .. }) => {
+                Verdict::Unsupported(e.to_string())
+            }
             CompileFailure::Error(CompileError::InvalidEu {
                 stage, rule, text, ..
             }) => Verdict::InvalidEu {

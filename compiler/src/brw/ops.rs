@@ -94,6 +94,38 @@ fn region_offsets_iter(start: u32, r: Region, size: u32, exec: u8) -> impl Itera
     (0..exec as u32).map(move |c| start + ((c / w) * r.v as u32 + (c % w) * r.h as u32) * size)
 }
 
+/// The byte offset of every channel's element of source `k` of `i`, as
+/// the hardware reads it: Align1 through the region, Align16 (channel c is
+/// component c % 4 of vertex c / 4) through the vertical stride and the
+/// swizzle.
+fn src_offsets_of(i: &Instruction, k: usize, start: u32, size: u32) -> impl Iterator<Item = u32> {
+    let r = i.srcs[k].region;
+    let swizzle = i.swizzle(k);
+    let exec = i.exec_size;
+    let align1 = region_offsets_iter(start, r, size, exec);
+    (0..exec as u32)
+        .zip(align1)
+        .map(move |(c, o)| match swizzle {
+            Some(swz) => start + ((c / 4) * r.v as u32 + swz.get(c as usize % 4) as u32) * size,
+            None => o,
+        })
+}
+
+/// The channels of `i` its destination writemask enables (all for Align1).
+pub fn written_channels(i: &Instruction) -> u32 {
+    let all = if i.exec_size >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << i.exec_size) - 1
+    };
+    match i.align16 {
+        Some(a) => (0..i.exec_size as u32)
+            .filter(|c| a.writemask >> (c % 4) & 1 == 1)
+            .fold(0, |m, c| m | 1 << c),
+        None => all,
+    }
+}
+
 /// Absolute byte offset of every channel's element of a GRF destination.
 pub fn dst_offsets(d: &Dst, exec: u8) -> Option<Vec<u32>> {
     let DstKind::Grf { nr, sub } = d.kind else {
@@ -260,16 +292,18 @@ pub fn access(i: &Instruction) -> Access {
         }
     }
     // Sources.
-    for s in &i.srcs {
+    for (k, s) in i.srcs.iter().enumerate() {
         match s.kind {
             SrcKind::Grf { nr, sub } => {
                 // The footprint and lane regularity in one walk over the
                 // channels (as `footprint` and `lane_regular` would).
                 let size = s.ty.size();
                 let mut fp = Vec::new();
-                let mut increasing = exec > 1;
+                // A swizzle reads other components of the vertex (which
+                // SIMD4x2 enables and disables together): a raw read.
+                let mut increasing = exec > 1 && i.align16.is_none();
                 let mut prev = None;
-                for o in region_offsets_iter(nr * GRF_BYTES + sub * size, s.region, size, exec) {
+                for o in src_offsets_of(i, k, nr * GRF_BYTES + sub * size, size) {
                     increasing &= prev.is_none_or(|p| o > p);
                     prev = Some(o);
                     add_bytes(&mut fp, o, size);
@@ -347,6 +381,21 @@ pub fn access(i: &Instruction) -> Access {
     // Destination.
     let unpred = i.pred.is_none() || is_pred_sel(i);
     match i.dst.kind {
+        DstKind::Grf { nr, sub } if i.op.has_dst() && i.align16.is_some() => {
+            // Align16: vertex v's component k at byte 16v + 4k of the
+            // destination (stride 1), for the components in the writemask;
+            // the write kills exactly those bytes.
+            let size = i.dst.ty.size();
+            let start = nr * GRF_BYTES + sub * size;
+            let on = written_channels(i);
+            a.writes = footprint_of(
+                (0..exec as u32)
+                    .filter(|c| on >> c & 1 == 1)
+                    .map(|c| start + c * size),
+                size,
+            );
+            a.kill = Some(if unpred { full_kill } else { Kill::None });
+        }
         DstKind::Grf { .. } if i.op.has_dst() => {
             a.writes = dst_footprint(&i.dst, exec);
             a.kill = Some(if unpred { full_kill } else { Kill::None });
@@ -366,7 +415,9 @@ pub fn access(i: &Instruction) -> Access {
     if i.writes_flag() {
         let (lo, hi) = flag_channel_bits(i);
         a.flag_writes |= flag_bytes(lo, hi);
-        if i.pred.is_none() && exec >= 8 {
+        // A writemask leaves the other components' flag bits as they were.
+        let whole = i.align16.is_none_or(|a| a.writemask == 0xf);
+        if i.pred.is_none() && exec >= 8 && whole {
             let full = flag_bytes_full(lo, hi);
             if i.we_all {
                 a.flag_kill_full |= full;

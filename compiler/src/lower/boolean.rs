@@ -46,7 +46,8 @@ pub(crate) fn bool_widths(p: &Program, strategy: Strategy) -> Vec<u8> {
     let fixed = match strategy {
         Strategy::Bool16 => Some(16),
         Strategy::Bool8 => Some(8),
-        Strategy::Bool32 | Strategy::Flag => Some(32),
+        // The vec4 backend has its own lowering (32-bit booleans).
+        Strategy::Bool32 | Strategy::Flag | Strategy::Vec4 => Some(32),
         Strategy::Native | Strategy::NativeMin => None,
     };
     let min = strategy == Strategy::NativeMin;
@@ -212,9 +213,9 @@ fn compare_point(strategy: Strategy, size: u32, width: u8) -> crate::coverage::P
         (Strategy::Bool16, 2, 16) => cov::BOOL16_COMPARE16,
         (Strategy::Bool16, _, _) => cov::BOOL16_COMPARE_NARROWED,
         (Strategy::Bool8, _, _) => cov::BOOL8_COMPARE_PACKED,
-        (Strategy::Bool32, 2, _) => cov::BOOL32_COMPARE16_SIGN_EXTENDED,
-        (Strategy::Bool32, 8, _) => cov::BOOL32_COMPARE64_LOW_DWORD,
-        (Strategy::Bool32, _, _) => cov::BOOL32_COMPARE,
+        (Strategy::Bool32 | Strategy::Vec4, 2, _) => cov::BOOL32_COMPARE16_SIGN_EXTENDED,
+        (Strategy::Bool32 | Strategy::Vec4, 8, _) => cov::BOOL32_COMPARE64_LOW_DWORD,
+        (Strategy::Bool32 | Strategy::Vec4, _, _) => cov::BOOL32_COMPARE,
     }
 }
 
@@ -558,10 +559,10 @@ impl Lower<'_> {
             Strategy::Native | Strategy::NativeMin => self.bool_width[d.0 as usize],
             Strategy::Bool16 => 16,
             Strategy::Bool8 => 8,
-            Strategy::Bool32 | Strategy::Flag => 32,
+            Strategy::Bool32 | Strategy::Flag | Strategy::Vec4 => 32,
         };
         hit(match (self.strategy, width) {
-            (Strategy::Bool32, _) => cov::BOOL32_LOGIC,
+            (Strategy::Bool32 | Strategy::Vec4, _) => cov::BOOL32_LOGIC,
             (Strategy::Bool16, _) => cov::BOOL16_LOGIC,
             (Strategy::Bool8, _) => cov::BOOL8_LOGIC,
             (Strategy::Native | Strategy::NativeMin, 16) => cov::NATIVE_LOGIC16,

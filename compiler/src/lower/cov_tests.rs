@@ -4,7 +4,7 @@
 
 use super::cov;
 use crate::coverage::{Hits, Point, Recording};
-use crate::options::{CompileOptions, Strategy};
+use crate::options::{Backend, CompileOptions, Strategy};
 use crate::passes::PassSet;
 
 /// The points lowering `src` (a program, or a case with a dispatch) records.
@@ -24,6 +24,7 @@ fn name(s: Strategy) -> &'static str {
         Strategy::Flag => "flag",
         Strategy::NativeMin => "native-min",
         Strategy::Bool8 => "bool8",
+        Strategy::Vec4 => "vec4",
     }
 }
 
@@ -149,13 +150,14 @@ fn comparisons_and_boolean_logic_follow_the_strategy() {
 
 #[test]
 fn boolean_phis_and_b2x_keep_the_strategy_width() {
-    for s in Strategy::ALL {
+    for s in Backend::Scalar.strategies() {
         let hits = lowered(LOOP_PHI, s, 16);
         let mut want = vec![cov::PHI_BOOL, cov::BOOL_IEQ, cov::TRUNC_PHI_COPY];
         want.push(match s {
             Strategy::Bool16 | Strategy::Native | Strategy::NativeMin => cov::B2X_FROM_BOOL16,
             Strategy::Bool32 | Strategy::Flag => cov::B2X_FROM_BOOL32,
             Strategy::Bool8 => cov::B2X_FROM_BOOL8,
+            Strategy::Vec4 => unreachable!("a scalar strategy"),
         });
         if s == Strategy::Native {
             // %12 (16-bit) meets a 64-bit compare; %13 (32-bit) a 16-bit iand.
@@ -260,7 +262,7 @@ fn strategy_independent_expansions() {
         ),
     ];
     for (src, want) in cases {
-        for s in Strategy::ALL {
+        for s in Backend::Scalar.strategies() {
             check(&lowered(src, s, 16), s, want);
         }
     }

@@ -274,9 +274,7 @@ fn run_validated(
         }
     }
     let mut m = thread::Machine::new(&dec, d, cfg, input);
-    let threads = d
-        .invocations
-        .div_ceil(abi::invocations_per_thread(d.simd));
+    let threads = d.invocations.div_ceil(abi::invocations_per_thread(d.simd));
     for t in 0..threads {
         m.run_thread(t).map_err(|e| match e {
             thread::Stop::Fault(index, kind) => SimError::Fault(SimFault {

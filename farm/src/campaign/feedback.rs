@@ -173,7 +173,8 @@ pub fn make_case(
     fresh_seed: u64,
 ) -> Made {
     let fresh = || {
-        let (case, recipe) = generator::generate_with_recipe(fresh_seed, config);
+        let config = mix.generator_config(config, fresh_seed);
+        let (case, recipe) = generator::generate_with_recipe(fresh_seed, &config);
         Made {
             case,
             recipe: Some(recipe),

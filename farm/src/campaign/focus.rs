@@ -116,7 +116,7 @@ pub fn focus_entry(entry: &Entry, mix: &Mix, config_seed: u64, point: &str) -> V
     let Ok(case) = ir::parse_case(&entry.case) else {
         return vec![];
     };
-    let configs = mix.configs(config_seed);
+    let configs = mix.configs_for(config_seed, &case.program);
     focus(&case, &configs, point)
 }
 

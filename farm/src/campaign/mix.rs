@@ -11,6 +11,7 @@
 use crate::configs::{random_passes, splitmix};
 use compiler::{BugSet, PassSet, Strategy};
 use oracle::Config;
+use std::borrow::Cow;
 
 /// How pass sets are chosen per case.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -64,7 +65,54 @@ pub struct Mix {
     pub bugs: BugSet,
 }
 
+/// One fresh case in this many is generated within the vec4 backend's
+/// subset when the mix has the vec4 strategy (the other cases seldom are).
+pub const VEC4_SHARE: u64 = 4;
+
+/// The generator config narrowed to the vec4 backend's subset: 32-bit
+/// values, no subgroup or helper-invocation ops, only ops it lowers. None
+/// when `base` allows none of them.
+pub fn vec4_profile(base: &generator::Config) -> Option<generator::Config> {
+    let mut c = base.clone();
+    c.bit_sizes = vec![32];
+    c.subgroup = false;
+    c.helpers = false;
+    let unsupported: Vec<ir::Op> = ir::Op::all()
+        .filter(|&op| !compiler::vec4::supports(op))
+        .collect();
+    c.drop_ops(&unsupported);
+    // `drop_ops` names the ops left; none left is the empty list, which
+    // would mean every op.
+    (!c.ops.is_empty()).then_some(c)
+}
+
 impl Mix {
+    /// The generator config of the fresh case generated from `seed`: one
+    /// case in [`VEC4_SHARE`] gets the vec4 profile ([`vec4_profile`])
+    /// when the mix has the vec4 strategy.
+    pub fn generator_config<'a>(
+        &self,
+        base: &'a generator::Config,
+        seed: u64,
+    ) -> Cow<'a, generator::Config> {
+        let vec4 = self.strategies.iter().any(|s| s.is_vec4())
+            && splitmix(seed ^ 0x7665_6334).is_multiple_of(VEC4_SHARE);
+        match vec4.then(|| vec4_profile(base)).flatten() {
+            Some(c) => Cow::Owned(c),
+            None => Cow::Borrowed(base),
+        }
+    }
+
+    /// The configs [`Mix::configs`] gives, without the vec4 ones when the
+    /// vec4 backend does not compile `program` (it takes a subset).
+    pub fn configs_for(&self, case_seed: u64, program: &ir::Program) -> Vec<Config> {
+        let mut v = self.configs(case_seed);
+        if v.iter().any(|c| c.strategy.is_vec4()) && !compiler::vec4::compiles(program) {
+            v.retain(|c| !c.strategy.is_vec4());
+        }
+        v
+    }
+
     /// The configs for the case with seed `case_seed`.
     pub fn configs(&self, case_seed: u64) -> Vec<Config> {
         let r = splitmix(case_seed ^ 0x006d_6978);
@@ -81,7 +129,8 @@ impl Mix {
             for passes in &sets {
                 v.push(Config {
                     strategy,
-                    simd,
+                    // The vec4 backend dispatches SIMD4x2: 8 channels.
+                    simd: if strategy.is_vec4() { 8 } else { simd },
                     passes: passes.clone(),
                     bugs: self.bugs,
                 });
@@ -104,11 +153,39 @@ mod tests {
             bugs: BugSet::NONE,
         };
         let c = m.configs(7);
-        // All passes and one random subset, under each of the 6 strategies.
-        assert_eq!(c.len(), 12);
-        assert!(c.iter().all(|x| x.simd == c[0].simd));
+        // All passes and one random subset, under each of the 7 strategies;
+        // vec4 (last) at 8 channels (SIMD4x2), the others at one width.
+        assert_eq!(c.len(), 14);
+        assert!(c[..12].iter().all(|x| x.simd == c[0].simd));
+        assert_eq!(c[12].strategy, Strategy::Vec4);
+        assert!(c[12..].iter().all(|x| x.simd == 8));
         assert_eq!(c[0].passes, PassSet::all());
         assert_eq!(m.configs(7), c, "deterministic");
+        // A case the vec4 backend does not take (64-bit values) runs the
+        // other 12.
+        let wide = ir::parse_case(include_str!("../../../corpus/bool_loop_phi.sir"));
+        assert_eq!(m.configs_for(7, &wide.unwrap().program).len(), 12);
+    }
+
+    #[test]
+    fn the_vec4_profile_generates_programs_the_vec4_backend_compiles() {
+        let profile = vec4_profile(&generator::Config::default()).unwrap();
+        assert_eq!(profile.bit_sizes, [32]);
+        assert!(!profile.subgroup && !profile.helpers);
+        for seed in 0..60 {
+            let case = generator::generate(seed, &profile);
+            assert!(
+                compiler::vec4::compiles(&case.program),
+                "seed {seed}:\n{}",
+                ir::print_program(&case.program)
+            );
+        }
+        // A config allowing only ops the backend does not lower has no profile.
+        let only_64 = generator::Config {
+            ops: vec!["imul_high".into()],
+            ..generator::Config::default()
+        };
+        assert_eq!(vec4_profile(&only_64), None);
     }
 
     #[test]

@@ -132,7 +132,7 @@ fn detect(settings: &Settings, mix: &Mix, index: u64, snapshot: Option<&Snapshot
     let config_seed = seeding.config_seed(index);
     let seed = seeding.roll_seed(index);
     let case = feedback::make_case(&settings.generator, mix, snapshot, seed, config_seed).case;
-    let configs = mix.configs(config_seed);
+    let configs = mix.configs_for(config_seed, &case.program);
     let mut out = Searched {
         detection: None,
         unrelated: 0,

@@ -3,7 +3,7 @@
 use crate::inputs::read_case;
 use crate::output::emit;
 use anyhow::{Context, Result};
-use compiler::{BugSet, PassSet, Strategy};
+use compiler::{Backend, BugSet, PassSet, Strategy};
 use oracle::{Capture, Session, StageProgram};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
@@ -15,10 +15,15 @@ use std::time::Instant;
 /// the default (bool32, SIMD16, all passes, nothing injected).
 #[derive(clap::Args, Clone)]
 pub struct ConfigArgs {
-    /// Boolean strategy: bool32, bool16, native or flag.
+    /// Boolean strategy: bool32, bool16, native, flag, native-min, bool8,
+    /// or vec4 (the vec4 backend).
     #[arg(long, value_parser = |s: &str| s.parse::<Strategy>())]
     pub strategy: Option<Strategy>,
-    /// SIMD width.
+    /// Backend: scalar (under --strategy, bool32 by default) or vec4
+    /// (Align16 code dispatched SIMD4x2: the same as --strategy vec4).
+    #[arg(long, value_parser = |s: &str| s.parse::<Backend>())]
+    pub backend: Option<Backend>,
+    /// SIMD width (the vec4 backend's is 8: SIMD4x2).
     #[arg(long, value_parser = crate::inputs::parse_simd)]
     pub simd: Option<u32>,
     /// Passes: all, none, a list (cse,dce), or all,-NAME.
@@ -42,8 +47,19 @@ impl ConfigArgs {
         if let Some(s) = self.strategy {
             c.strategy = s;
         }
+        match (self.backend, self.strategy) {
+            (Some(b), Some(s)) if s.backend() != b => {
+                anyhow::bail!("--strategy {s} is not a strategy of --backend {b}")
+            }
+            (Some(b), None) if c.strategy.backend() != b => {
+                c.strategy = b.strategies()[0];
+            }
+            _ => {}
+        }
         if let Some(w) = self.simd {
             c.simd = w;
+        } else if c.strategy.is_vec4() {
+            c.simd = 8;
         }
         if let Some(p) = &self.passes {
             c.passes = p.clone();

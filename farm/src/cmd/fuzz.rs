@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 /// `--strategies`' default: every strategy, in `Strategy::ALL` order (a
 /// test keeps the two the same).
-const DEFAULT_STRATEGIES: &str = "bool32,bool16,native,flag,native-min,bool8";
+const DEFAULT_STRATEGIES: &str = "bool32,bool16,native,flag,native-min,bool8,vec4";
 
 /// A switch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]

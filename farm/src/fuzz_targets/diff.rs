@@ -109,7 +109,7 @@ pub fn diff_case(data: &[u8], bugs: BugSet) -> (Case, Vec<Config>) {
         for passes in &sets {
             configs.push(Config {
                 strategy,
-                simd,
+                simd: if strategy.is_vec4() { 8 } else { simd },
                 passes: passes.clone(),
                 bugs,
             });

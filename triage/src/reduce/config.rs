@@ -3,7 +3,7 @@
 //! simpler input values.
 
 use super::Session;
-use compiler::{PassSet, Strategy, PASSES};
+use compiler::{PassSet, PASSES};
 use ir::{Case, SlotType};
 
 /// Removes invocations, ddmin-style: chunks of half the lanes, then
@@ -84,7 +84,8 @@ pub(super) fn pass_subset(indices: &[usize], like: &PassSet) -> PassSet {
 /// flag that keeps the bug, then the smallest SIMD width that does.
 pub(super) fn reduce_config(s: &mut Session) {
     reduce_passes(s);
-    for strategy in Strategy::ALL {
+    // Another backend is another compiler: the strategies of the config's own.
+    for strategy in s.config.strategy.backend().strategies() {
         if strategy == s.config.strategy || s.exhausted() {
             break;
         }
