@@ -43,6 +43,12 @@ bug_table! {
         "folds a compare into a saturated producer with a condition the saturation changes";
     CmodPropInvertNan = "cmod-prop-invert-nan", "eu:cmod-prop", "57344052b6a (issue #11800), c88b52745c7",
         "inverts a float cmod when folding a negated condition, which is not NaN-safe";
+    Vec4CmodPropWritemask = "vec4-cmod-prop-writemask", "vec4:cmod-prop", "995d9937103",
+        "removes or folds a flag test without checking that the producer writes every flag component the test writes from the same component (writemask and swizzle)";
+    Vec4DceFlagReadsX = "vec4-dce-flag-reads-x", "vec4:dce", "seed 002, v1 of the patch (liveness still tracked one flag bit; Francisco Jerez's review)",
+        "counts every flag read as a read of component x only, so a null-destination flag write that an IF (reading every component) needs is narrowed to .x";
+    Vec4CoalesceDstRead = "vec4-coalesce-dst-read", "vec4:register-coalesce", "vec4_visitor::opt_register_coalesce: no read of the destination between the producers and the MOV",
+        "renames producers to the MOV's destination although an instruction between them and the MOV reads the destination, which then sees the new value early";
     CmodPropFlagSubreg = "cmod-prop-flag-subreg", "eu:cmod-prop", "8030cb75c18",
         "ignores the flag subregister: an f0.1/f1.x write is rewritten to the producer's flag";
     DceFlagHalves = "dce-flag-halves", "eu:dce", "0fec265373f",

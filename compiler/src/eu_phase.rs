@@ -52,6 +52,7 @@ pub fn run(
         bugs: opts.bugs,
         bitfield: opts.passes.bitfield,
         bool_cleanup: opts.passes.bool_cleanup,
+        flag_liveness: opts.passes.flag_liveness,
     };
     let stage = backend_stage(&v);
     let eu_passes: Vec<usize> = opts

@@ -26,7 +26,9 @@ pub mod vir;
 
 pub use bugs::{Bug, BugInfo, BugSet, BUGS};
 pub use options::{Backend, CompileOptions, Strategy};
-pub use passes::{BitfieldMode, BoolCleanupMode, IrCtx, PassCtx, PassInfo, PassSet, Stage, PASSES};
+pub use passes::{
+    BitfieldMode, BoolCleanupMode, FlagLiveness, IrCtx, PassCtx, PassInfo, PassSet, Stage, PASSES,
+};
 pub use stage::StageId;
 pub use stats::StaticStats;
 pub use vir::VProgram;

@@ -54,6 +54,21 @@ pub enum BoolCleanupMode {
     Mixed,
 }
 
+/// How `vec4:dce` tracks flag liveness (seed 002).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum FlagLiveness {
+    /// Each component's flag bit (x, y, z, w) on its own: a write kills
+    /// the components of its writemask, a replicate predicate reads one
+    /// component, and a null-destination flag write is narrowed to the
+    /// components still read (Piñeiro's patch).
+    #[default]
+    PerChannel,
+    /// One bit for the whole flag, as before the patch: any read keeps
+    /// every component alive, only a full-writemask write kills, and a
+    /// flag write is never narrowed.
+    Conservative,
+}
+
 /// What an EU pass knows about the compile it is part of: only what may
 /// change the EU phase's result. EU passes do not see the boolean strategy
 /// (lowering has applied it), so strategies that lower a case to the same
@@ -68,6 +83,8 @@ pub struct PassCtx {
     pub bitfield: BitfieldMode,
     /// The bool-cleanup pass's mode.
     pub bool_cleanup: BoolCleanupMode,
+    /// The vec4 dead-code pass's flag liveness.
+    pub flag_liveness: FlagLiveness,
 }
 
 /// What an IR pass knows about the compile: only what may change the IR
@@ -137,13 +154,17 @@ pub static PASSES: &[PassInfo] = &[
     PassInfo { stage: Stage::Eu, name: "dce", entry: Entry::Eu(crate::brw::dce::run), doc: "remove instructions whose results and flags are dead (brw dead_code_eliminate)", points: crate::brw::dce::cov::POINTS },
     PassInfo { stage: Stage::Eu, name: "sat-prop", entry: Entry::Eu(crate::brw::sat_prop::run), doc: "move a mov.sat's saturate into the instruction that made its source (brw opt_saturate_propagation)", points: crate::brw::sat_prop::cov::POINTS },
     PassInfo { stage: Stage::Eu, name: "register-coalesce", entry: Entry::Eu(crate::brw::register_coalesce::run), doc: "remove a MOV by renaming its source to its destination (brw register_coalesce)", points: crate::brw::register_coalesce::cov::POINTS },
+    PassInfo { stage: Stage::Vec4, name: "dce", entry: Entry::Eu(crate::vec4::dce::run), doc: "narrow writemasks to the live components and remove dead vec4 instructions, flag liveness per component (per-channel) or whole (flag-liveness=conservative) (vec4 dead_code_eliminate)", points: crate::vec4::dce::POINTS },
+    PassInfo { stage: Stage::Vec4, name: "cmod-prop", entry: Entry::Eu(crate::vec4::cmod_prop::run), doc: "remove a null-destination compare-with-zero or mov.nz whose producer wrote the flag, or fold it into the producer, when the writemasks and swizzles agree (vec4 opt_cmod_propagation)", points: crate::vec4::cmod_prop::POINTS },
+    PassInfo { stage: Stage::Vec4, name: "register-coalesce", entry: Entry::Eu(crate::vec4::register_coalesce::run), doc: "remove a MOV by making the instructions that computed its source write its destination, folding its writemask and swizzle into them (vec4 opt_register_coalesce)", points: crate::vec4::register_coalesce::POINTS },
 ];
 
 /// A set of passes, parsed from `all`, `none`, `cse,dce` or `all,-cmod-prop`.
 /// A bare name (`dce`) selects that pass at every stage; `ir:dce` or
 /// `eu:dce` selects one. `bitfield=native` / `bitfield=expand` and
-/// `bool-cleanup=canonical` / `bool-cleanup=mixed` turn that pass on in
-/// that mode. `spill=all` makes register allocation spill every value it
+/// `bool-cleanup=canonical` / `bool-cleanup=mixed` and
+/// `flag-liveness=per-channel` / `flag-liveness=conservative` (vec4:dce)
+/// turn that pass on in that mode. `spill=all` makes register allocation spill every value it
 /// can, as Mesa's `INTEL_DEBUG=spill_fs` does (`spill=pressure`, the
 /// default, spills only what does not fit).
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -153,6 +174,8 @@ pub struct PassSet {
     pub bitfield: BitfieldMode,
     /// The bool-cleanup pass's mode.
     pub bool_cleanup: BoolCleanupMode,
+    /// The vec4 dead-code pass's flag liveness.
+    pub flag_liveness: FlagLiveness,
     /// Register allocation spills every value it can (`spill=all`).
     pub spill_all: bool,
 }
@@ -164,6 +187,7 @@ impl PassSet {
             on: vec![true; PASSES.len()],
             bitfield: BitfieldMode::Native,
             bool_cleanup: BoolCleanupMode::Canonical,
+            flag_liveness: FlagLiveness::PerChannel,
             spill_all: false,
         }
     }
@@ -174,6 +198,7 @@ impl PassSet {
             on: vec![false; PASSES.len()],
             bitfield: BitfieldMode::Native,
             bool_cleanup: BoolCleanupMode::Canonical,
+            flag_liveness: FlagLiveness::PerChannel,
             spill_all: false,
         }
     }
@@ -231,6 +256,16 @@ impl PassSet {
                         set.on[i] = true;
                     }
                 }
+                "flag-liveness=per-channel" | "flag-liveness=conservative" => {
+                    set.flag_liveness = if item.ends_with("conservative") {
+                        FlagLiveness::Conservative
+                    } else {
+                        FlagLiveness::PerChannel
+                    };
+                    for i in PassSet::matching("vec4:dce")? {
+                        set.on[i] = true;
+                    }
+                }
                 "spill=all" | "spill=pressure" => set.spill_all = item == "spill=all",
                 "bitfield=native" | "bitfield=expand" => {
                     set.bitfield = if item.ends_with("expand") {
@@ -266,7 +301,7 @@ impl fmt::Display for PassSet {
             PASSES
                 .iter()
                 .zip(&self.on)
-                .any(|(p, &on)| on && p.name == name)
+                .any(|(p, &on)| on && (p.name == name || p.full_name() == name))
         };
         let modes: Vec<(&str, &str)> = [
             (
@@ -276,6 +311,11 @@ impl fmt::Display for PassSet {
             (
                 "bool-cleanup",
                 (self.bool_cleanup == BoolCleanupMode::Mixed).then_some("bool-cleanup=mixed"),
+            ),
+            (
+                "vec4:dce",
+                (self.flag_liveness == FlagLiveness::Conservative)
+                    .then_some("flag-liveness=conservative"),
             ),
         ]
         .into_iter()
@@ -294,7 +334,11 @@ impl fmt::Display for PassSet {
         }
         let names: Vec<String> = self
             .iter()
-            .filter(|(_, p)| !modes.iter().any(|(n, _)| *n == p.name))
+            .filter(|(_, p)| {
+                !modes
+                    .iter()
+                    .any(|(n, _)| *n == p.name || *n == p.full_name())
+            })
             .map(|(_, p)| p.full_name())
             .collect();
         if names.is_empty() {
@@ -328,12 +372,13 @@ mod tests {
         assert_eq!(PassSet::parse("all").unwrap(), PassSet::all());
         assert_eq!(PassSet::parse("none").unwrap(), PassSet::none());
         let s = PassSet::parse("cse,dce").unwrap();
-        assert_eq!(s.to_string(), "ir:cse,ir:dce,eu:cse,eu:dce");
+        assert_eq!(s.to_string(), "ir:cse,ir:dce,eu:cse,eu:dce,vec4:dce");
         let s = PassSet::parse("all,-cmod-prop").unwrap();
         assert_eq!(
             s.to_string(),
             "ir:const-fold,ir:algebraic,ir:copy-prop,ir:cse,ir:peephole-select,ir:gcm,ir:bitfield,ir:dce,\
-             eu:bool-cleanup,eu:copy-prop,eu:cse,eu:dce,eu:sat-prop,eu:register-coalesce"
+             eu:bool-cleanup,eu:copy-prop,eu:cse,eu:dce,eu:sat-prop,eu:register-coalesce,\
+             vec4:dce,vec4:register-coalesce"
         );
         let s = PassSet::parse("eu:dce").unwrap();
         assert_eq!(s.to_string(), "eu:dce");
@@ -345,7 +390,7 @@ mod tests {
         assert_eq!(s.to_string(), "bitfield=expand");
         assert_eq!(PassSet::parse(&s.to_string()).unwrap(), s);
         let s = PassSet::parse("bitfield=expand,dce").unwrap();
-        assert_eq!(s.to_string(), "ir:dce,eu:dce,bitfield=expand");
+        assert_eq!(s.to_string(), "ir:dce,eu:dce,vec4:dce,bitfield=expand");
         assert_eq!(PassSet::parse(&s.to_string()).unwrap(), s);
         let s = PassSet::parse("none,spill=all").unwrap();
         assert!(s.spill_all && s.iter().next().is_none());
@@ -359,6 +404,16 @@ mod tests {
         let s = PassSet::parse("all,bool-cleanup=mixed,bitfield=expand").unwrap();
         assert_eq!(s.to_string(), "all,bitfield=expand,bool-cleanup=mixed");
         assert_eq!(PassSet::parse(&s.to_string()).unwrap(), s);
+        // The vec4 DCE's flag liveness: the mode turns vec4:dce on, and
+        // only a non-default mode is printed.
+        let s = PassSet::parse("flag-liveness=conservative").unwrap();
+        assert_eq!(s.to_string(), "flag-liveness=conservative");
+        assert_eq!(s.flag_liveness, FlagLiveness::Conservative);
+        assert_eq!(PassSet::parse(&s.to_string()).unwrap(), s);
+        let s = PassSet::parse("all,flag-liveness=conservative").unwrap();
+        assert_eq!(s.to_string(), "all,flag-liveness=conservative");
+        let s = PassSet::parse("eu:dce,flag-liveness=per-channel").unwrap();
+        assert_eq!(s.to_string(), "eu:dce,vec4:dce");
         let s = PassSet::parse("bool-cleanup=mixed,eu:dce").unwrap();
         assert_eq!(s.to_string(), "eu:dce,bool-cleanup=mixed");
         assert_eq!(s.bool_cleanup, BoolCleanupMode::Mixed);

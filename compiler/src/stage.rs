@@ -102,7 +102,8 @@ mod tests {
             names.join(" "),
             "input ir:const-fold ir:algebraic ir:copy-prop ir:cse ir:peephole-select ir:gcm \
              ir:bitfield ir:dce lowering eu:bool-cleanup eu:copy-prop eu:cse eu:cmod-prop \
-             eu:dce eu:sat-prop eu:register-coalesce regalloc"
+             eu:dce eu:sat-prop eu:register-coalesce vec4:dce vec4:cmod-prop \
+             vec4:register-coalesce regalloc"
         );
         for s in all {
             assert_eq!(s.to_string().parse::<StageId>(), Ok(s));

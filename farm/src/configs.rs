@@ -13,8 +13,9 @@ pub fn splitmix(x: u64) -> u64 {
 
 /// A random pass subset from the bits of `r`: pass i is on when bit i is
 /// set (never empty); bit 63 picks `bitfield=expand` when ir:bitfield is on,
-/// bit 62 `bool-cleanup=mixed` when eu:bool-cleanup is, bits 59 to 61 all
-/// set (an eighth of the sets) `spill=all`.
+/// bit 62 `bool-cleanup=mixed` when eu:bool-cleanup is, bit 58
+/// `flag-liveness=conservative` when vec4:dce is, bits 59 to 61 all set (an
+/// eighth of the sets) `spill=all`.
 pub fn random_passes(r: u64) -> PassSet {
     let mut text = Vec::new();
     for (i, p) in PASSES.iter().enumerate() {
@@ -30,6 +31,9 @@ pub fn random_passes(r: u64) -> PassSet {
     }
     if (r >> 62) & 1 == 1 && text.iter().any(|t| t == "eu:bool-cleanup") {
         text.push("bool-cleanup=mixed".into());
+    }
+    if (r >> 58) & 1 == 1 && text.iter().any(|t| t == "vec4:dce") {
+        text.push("flag-liveness=conservative".into());
     }
     if (r >> 59) & 7 == 7 {
         text.push("spill=all".into());

@@ -169,3 +169,34 @@ pub fn config_line(text: &str, base: &oracle::Config) -> Result<Option<oracle::C
     };
     base.with_options(rest).map(Some)
 }
+
+/// Applies `--strategy`, `--backend` and `--simd` (each optional) to
+/// `config`: a backend without a strategy picks its first strategy (unless
+/// the config's already is one of it), a strategy of another backend is an
+/// error naming both, and the SIMD width defaults to 8 for vec4 code
+/// (SIMD4x2).
+pub fn apply_backend(
+    config: &mut oracle::Config,
+    strategy: Option<compiler::Strategy>,
+    backend: Option<compiler::Backend>,
+    simd: Option<u32>,
+) -> anyhow::Result<()> {
+    if let Some(s) = strategy {
+        config.strategy = s;
+    }
+    match (backend, strategy) {
+        (Some(b), Some(s)) if s.backend() != b => {
+            anyhow::bail!("--strategy {s} is not a strategy of --backend {b}")
+        }
+        (Some(b), None) if config.strategy.backend() != b => {
+            config.strategy = b.strategies()[0];
+        }
+        _ => {}
+    }
+    if let Some(w) = simd {
+        config.simd = w;
+    } else if config.strategy.is_vec4() {
+        config.simd = 8;
+    }
+    Ok(())
+}

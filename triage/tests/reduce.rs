@@ -230,13 +230,23 @@ fn campaign_sized(name: &str) -> (Case, Config) {
     let (case, config) = corpus_bug(name);
     let want = kind_and_culprit(&case, &config);
     let n = case.dispatch.as_ref().unwrap().invocations;
-    let gen = generator::Config {
+    let mut gen = generator::Config {
         min_instrs: 40,
         max_instrs: 120,
         min_invocations: n,
         max_invocations: n,
         ..generator::Config::default()
     };
+    if config.strategy.is_vec4() {
+        // Noise the vec4 backend compiles (the campaign's vec4 profile).
+        gen.bit_sizes = vec![32];
+        gen.subgroup = false;
+        gen.helpers = false;
+        let unsupported: Vec<Op> = Op::all()
+            .filter(|&op| !compiler::vec4::supports(op))
+            .collect();
+        gen.drop_ops(&unsupported);
+    }
     for seed in 0..100 {
         let noise = generator::generate(seed, &gen);
         if noise.program.num_instrs() < 40 {
@@ -306,6 +316,9 @@ bug_tests! {
     reduces_gcm_sinks_convergent => "gcm-sinks-convergent",
     reduces_helper_store_unpredicated => "helper-store-unpredicated",
     reduces_bool8_byte_src1 => "bool8-byte-src1",
+    reduces_vec4_cmod_prop_writemask => "vec4-cmod-prop-writemask",
+    reduces_vec4_dce_flag_reads_x => "vec4-dce-flag-reads-x",
+    reduces_vec4_coalesce_dst_read => "vec4-coalesce-dst-read",
 }
 
 #[test]

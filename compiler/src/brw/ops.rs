@@ -299,12 +299,16 @@ pub fn access(i: &Instruction) -> Access {
                 // channels (as `footprint` and `lane_regular` would).
                 let size = s.ty.size();
                 let mut fp = Vec::new();
-                // A swizzle reads other components of the vertex (which
-                // SIMD4x2 enables and disables together): a raw read.
-                let mut increasing = exec > 1 && i.align16.is_none();
+                // Align16 (SIMD4x2): a swizzle reads other components of
+                // the channel's own vertex, whose channels vec4 code enables
+                // and disables together (every IF and loop condition is
+                // replicated over a vertex's components), so a read of the
+                // vertex's own row (vertical stride 4) is a lane read; one
+                // of another row (vertical stride 0: vertex 0's) is raw.
+                let mut increasing = exec > 1 && i.align16.is_none_or(|_| s.region.v == 4);
                 let mut prev = None;
                 for o in src_offsets_of(i, k, nr * GRF_BYTES + sub * size, size) {
-                    increasing &= prev.is_none_or(|p| o > p);
+                    increasing &= i.align16.is_some() || prev.is_none_or(|p| o > p);
                     prev = Some(o);
                     add_bytes(&mut fp, o, size);
                 }

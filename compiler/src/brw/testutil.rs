@@ -20,6 +20,14 @@ pub fn vprog(simd: u32, text: &str, vgrfs: &[(u32, u32)]) -> VProgram {
     p
 }
 
+/// A vec4 VProgram (Align16, dispatched SIMD4x2; 1 input slot, 1 output
+/// slot, no uniforms) from `text` with the given vgrfs `(first, size)`.
+pub fn vprog4(text: &str, vgrfs: &[(u32, u32)]) -> VProgram {
+    let mut p = vprog(8, text, vgrfs);
+    p.vec4 = true;
+    p
+}
+
 /// The canonical text of `text` (parsed and printed), for golden results.
 pub fn canon(text: &str) -> String {
     let mut p = eu::parse_program(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
@@ -34,6 +42,7 @@ pub fn ctx(simd: u32) -> PassCtx {
         bugs: crate::bugs::BugSet::NONE,
         bitfield: crate::passes::BitfieldMode::Native,
         bool_cleanup: crate::passes::BoolCleanupMode::Canonical,
+        flag_liveness: crate::passes::FlagLiveness::PerChannel,
     }
 }
 
@@ -57,7 +66,7 @@ pub fn outputs(
 ) -> Vec<Vec<Option<Stored>>> {
     let d = Dispatch {
         invocations: n,
-        simd: p.simd,
+        simd: if p.vec4 { eu::abi::SIMD4X2 } else { p.simd },
         input_slots: p.input_slots,
         output_slots: p.output_slots,
         inputs: (0..n)

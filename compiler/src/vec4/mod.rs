@@ -22,7 +22,12 @@
 //! [`register_coalesce`]. Register allocation is the scalar backend's, on
 //! Align16-aware footprints (`brw::ops`).
 
+pub mod cmod_prop;
+pub mod dce;
 mod lower;
+pub mod register_coalesce;
+#[cfg(test)]
+mod testing;
 
 pub use lower::lower;
 /// Lowering's vec4 decision points (`crate::coverage`).

@@ -89,14 +89,16 @@ pub fn vec4_profile(base: &generator::Config) -> Option<generator::Config> {
 impl Mix {
     /// The generator config of the fresh case generated from `seed`: one
     /// case in [`VEC4_SHARE`] gets the vec4 profile ([`vec4_profile`])
-    /// when the mix has the vec4 strategy.
+    /// when the mix has the vec4 strategy, every case when it has only
+    /// that one.
     pub fn generator_config<'a>(
         &self,
         base: &'a generator::Config,
         seed: u64,
     ) -> Cow<'a, generator::Config> {
         let vec4 = self.strategies.iter().any(|s| s.is_vec4())
-            && splitmix(seed ^ 0x7665_6334).is_multiple_of(VEC4_SHARE);
+            && (self.strategies.iter().all(|s| s.is_vec4())
+                || splitmix(seed ^ 0x7665_6334).is_multiple_of(VEC4_SHARE));
         match vec4.then(|| vec4_profile(base)).flatten() {
             Some(c) => Cow::Owned(c),
             None => Cow::Borrowed(base),
@@ -193,7 +195,7 @@ mod tests {
         assert_eq!(PassChoice::parse("mix"), Ok(PassChoice::Mix));
         assert_eq!(
             PassChoice::parse("cse,dce").map(|p| p.text()),
-            Ok("ir:cse,ir:dce,eu:cse,eu:dce".into())
+            Ok("ir:cse,ir:dce,eu:cse,eu:dce,vec4:dce".into())
         );
         assert!(PassChoice::parse("frob").is_err());
     }

@@ -44,23 +44,7 @@ impl ConfigArgs {
         let mut c = crate::inputs::config_line(&text, &base)
             .map_err(|e| anyhow::anyhow!("{}:1: {e}", file.display()))?
             .unwrap_or(base);
-        if let Some(s) = self.strategy {
-            c.strategy = s;
-        }
-        match (self.backend, self.strategy) {
-            (Some(b), Some(s)) if s.backend() != b => {
-                anyhow::bail!("--strategy {s} is not a strategy of --backend {b}")
-            }
-            (Some(b), None) if c.strategy.backend() != b => {
-                c.strategy = b.strategies()[0];
-            }
-            _ => {}
-        }
-        if let Some(w) = self.simd {
-            c.simd = w;
-        } else if c.strategy.is_vec4() {
-            c.simd = 8;
-        }
+        crate::inputs::apply_backend(&mut c, self.strategy, self.backend, self.simd)?;
         if let Some(p) = &self.passes {
             c.passes = p.clone();
         }

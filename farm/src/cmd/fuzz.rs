@@ -43,6 +43,10 @@ pub struct Args {
     /// Strategies, comma-separated (default: every one, `compiler::Strategy::ALL`).
     #[arg(long, value_delimiter = ',', default_value = DEFAULT_STRATEGIES, value_parser = |s: &str| s.parse::<Strategy>())]
     strategies: Vec<Strategy>,
+    /// Only the strategies of one backend: scalar (the six boolean
+    /// strategies) or vec4 (every case generated for the vec4 backend).
+    #[arg(long, value_parser = |s: &str| s.parse::<compiler::Backend>())]
+    backend: Option<compiler::Backend>,
     /// Pass sets: mix (all + one random subset per case), all, none, random, or a pass list.
     #[arg(long, default_value = "mix", value_parser = |s: &str| PassChoice::parse(s))]
     passes: PassChoice,
@@ -131,7 +135,21 @@ fn fit_to_drivers(
 pub fn run(a: Args) -> Result<ExitCode> {
     let mut generator = crate::cmd::gen::read_config(a.config.as_deref())?;
     fit_to_drivers(&mut generator, &a.targets, a.quiet)?;
-    let strategies = a.strategies.clone();
+    let strategies: Vec<Strategy> = match a.backend {
+        Some(b) => {
+            let kept: Vec<Strategy> = a
+                .strategies
+                .iter()
+                .copied()
+                .filter(|s| s.backend() == b)
+                .collect();
+            if kept.is_empty() {
+                anyhow::bail!("--backend {b}: none of --strategies is a strategy of it");
+            }
+            kept
+        }
+        None => a.strategies.clone(),
+    };
     let simd = a.simd.clone();
     let id = CampaignId {
         seed: a.seed,

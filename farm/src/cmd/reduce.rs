@@ -25,7 +25,11 @@ pub struct Args {
     /// Boolean strategy (default: the finding's, the file's `// config:` line, or bool32).
     #[arg(long, value_parser = |s: &str| s.parse::<Strategy>())]
     strategy: Option<Strategy>,
-    /// SIMD width (default: the finding's, the file's `// config:` line, or 16).
+    /// Backend: scalar or vec4 (the same as --strategy vec4).
+    #[arg(long, value_parser = |s: &str| s.parse::<compiler::Backend>())]
+    backend: Option<compiler::Backend>,
+    /// SIMD width (default: the finding's, the file's `// config:` line, or
+    /// 16; 8 for vec4).
     #[arg(long, value_parser = crate::inputs::parse_simd)]
     simd: Option<u32>,
     /// Passes (default: the finding's, the file's `// config:` line, or all).
@@ -97,12 +101,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
         let out = a.out.clone().unwrap_or(default_out);
         return reduce_on_driver(&a, &case, &t, simd, out, &what);
     }
-    if let Some(s) = a.strategy {
-        config.strategy = s;
-    }
-    if let Some(w) = a.simd {
-        config.simd = w;
-    }
+    crate::inputs::apply_backend(&mut config, a.strategy, a.backend, a.simd)?;
     if let Some(p) = &a.passes {
         config.passes = p.clone();
     }

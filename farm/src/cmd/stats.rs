@@ -4,10 +4,13 @@
 //! (see [`farm::shaderdb`]); `--log OUT` also writes the two runs as
 //! shader-db logs (`OUT/a.log`, `OUT/b.log`) that `report.py` reads.
 //! `farm stats --logs BEFORE AFTER` reports on any two shader-db logs.
+//! `farm stats DIR --backend vec4` (no `--vs`) is seed 002's comparison:
+//! the vec4 backend with conservative (whole-flag) against per-channel flag
+//! liveness; vec4 code is compiled once, SIMD4x2 (`VS vec4` in the log).
 
 use crate::output::emit;
 use anyhow::{bail, Context, Result};
-use compiler::{PassSet, Strategy};
+use compiler::{Backend, PassSet, Strategy};
 use farm::shaderdb::{self, ReportOptions, Results, ShaderStats};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
@@ -20,9 +23,16 @@ pub struct Args {
     /// A directory of .sir files (searched recursively).
     #[arg(required_unless_present = "logs", conflicts_with = "logs")]
     dir: Option<PathBuf>,
-    /// Two configs, `STRATEGY[:PASSES]` (e.g. `bool32 bool16`, `flag:all,-cse`).
-    #[arg(long, num_args = 2, value_names = ["CONFIG_A", "CONFIG_B"], required_unless_present = "logs")]
+    /// Two configs, `STRATEGY[:PASSES]` (e.g. `bool32 bool16`, `flag:all,-cse`,
+    /// `vec4:all,flag-liveness=conservative vec4`).
+    #[arg(long, num_args = 2, value_names = ["CONFIG_A", "CONFIG_B"], required_unless_present_any = ["logs", "backend"])]
     vs: Vec<String>,
+    /// The backend whose configs `--vs` names (an error if they are
+    /// another's). Without `--vs`, `--backend vec4` compares conservative
+    /// with per-channel flag liveness (`vec4:all,flag-liveness=conservative`
+    /// against `vec4:all`), the comparison of seed 002.
+    #[arg(long, value_parser = |s: &str| s.parse::<Backend>(), conflicts_with = "logs")]
+    backend: Option<Backend>,
     /// Also write the two runs as shader-db logs: OUT/a.log and OUT/b.log.
     #[arg(long, value_name = "OUT", conflicts_with = "logs")]
     log: Option<PathBuf>,
@@ -78,14 +88,21 @@ fn run_log(programs: &[(String, ir::Program)], config: &(Strategy, PassSet), nam
     let mut log = format!("# farm stats: {name}\n");
     let start = Instant::now();
     let (mut compiled, mut failed) = (0, 0);
-    for simd in [8, 16] {
+    // vec4 code is dispatched SIMD4x2 only.
+    let widths: &[u32] = if config.0.is_vec4() { &[8] } else { &[8, 16] };
+    for &simd in widths {
+        let stage = if config.0.is_vec4() {
+            "VS vec4".to_string()
+        } else {
+            format!("CS SIMD{simd}")
+        };
         for (app, p) in programs {
             let c = oracle::Config::new(config.0, simd, config.1.clone());
             match oracle::Session::run(p, &c, oracle::Capture::Stages).result {
                 Ok(c) => {
                     compiled += 1;
                     let s = ShaderStats::of(&c);
-                    log.push_str(&shaderdb::log_line(app, &format!("CS SIMD{simd}"), &s));
+                    log.push_str(&shaderdb::log_line(app, &stage, &s));
                     log.push('\n');
                 }
                 Err(_) => failed += 1,
@@ -110,13 +127,32 @@ pub fn run(a: Args) -> Result<ExitCode> {
         summary_only: a.summary_only,
         changes_only: a.changes_only,
     };
-    let (before, after, programs) = if a.logs.len() == 2 {
-        (read_log(&a.logs[0])?, read_log(&a.logs[1])?, None)
+    let (before, after, programs, names) = if a.logs.len() == 2 {
+        let names = [0, 1].map(|k| a.logs[k].display().to_string());
+        (read_log(&a.logs[0])?, read_log(&a.logs[1])?, None, names)
     } else {
         let Some(dir) = &a.dir else {
             bail!("give a directory and --vs A B, or --logs BEFORE AFTER");
         };
-        let (ca, cb) = (parse_config(&a.vs[0])?, parse_config(&a.vs[1])?);
+        let vs: Vec<String> = match (a.vs.len(), a.backend) {
+            (2, _) => a.vs.clone(),
+            (_, Some(Backend::Vec4)) => vec![
+                "vec4:all,flag-liveness=conservative".into(),
+                "vec4:all".into(),
+            ],
+            _ => bail!("--backend {} needs --vs A B", Backend::Scalar),
+        };
+        let (ca, cb) = (parse_config(&vs[0])?, parse_config(&vs[1])?);
+        if let Some(b) = a.backend {
+            for (text, c) in [(&vs[0], &ca), (&vs[1], &cb)] {
+                if c.0.backend() != b {
+                    bail!(
+                        "--vs {text}: strategy {} is not a strategy of --backend {b}",
+                        c.0
+                    );
+                }
+            }
+        }
         let mut files = Vec::new();
         sir_files(dir, &mut files)?;
         files.sort();
@@ -134,8 +170,8 @@ pub fn run(a: Args) -> Result<ExitCode> {
             std::fs::create_dir_all(out)
                 .with_context(|| format!("--log: cannot create {}", out.display()))?;
         }
-        let log_a = run_log(&programs, &ca, &a.vs[0]);
-        let log_b = run_log(&programs, &cb, &a.vs[1]);
+        let log_a = run_log(&programs, &ca, &vs[0]);
+        let log_b = run_log(&programs, &cb, &vs[1]);
         if let Some(out) = &a.log {
             for (name, text) in [("a.log", &log_a), ("b.log", &log_b)] {
                 let path = out.join(name);
@@ -147,14 +183,15 @@ pub fn run(a: Args) -> Result<ExitCode> {
             shaderdb::parse_log(&log_a),
             shaderdb::parse_log(&log_b),
             Some(programs.len()),
+            [vs[0].clone(), vs[1].clone()],
         )
     };
     if a.json {
         let c = shaderdb::compare(&before, &after, &opts.measurements)
             .map_err(|e| anyhow::anyhow!("{e}"))?;
         let doc = serde_json::json!({
-            "a": a.vs.first().cloned().or_else(|| a.logs.first().map(|p| p.display().to_string())),
-            "b": a.vs.get(1).cloned().or_else(|| a.logs.get(1).map(|p| p.display().to_string())),
+            "a": names[0],
+            "b": names[1],
             "programs": programs,
             "comparison": c,
         });
