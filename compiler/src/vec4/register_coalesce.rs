@@ -10,9 +10,11 @@
 //! **The scan** walks back through the MOV's block. An instruction writing
 //! S is a *producer*; producers are rewritten until every component the
 //! MOV reads (`swz(c)` for c in its writemask) has an unpredicated
-//! producer. Every producer must write only components the MOV reads, and
-//! must not write the flag: reswizzling moves its channels, and a flag
-//! write would move with them (`can_reswizzle`). The scan gives up on
+//! producer. Every producer must write only components the MOV reads, must
+//! not write the flag (reswizzling moves its channels, and a flag write
+//! would move with them: `can_reswizzle`), and must not be predicated per
+//! channel (a normal predicate would then gate a moved channel by another
+//! component's flag bit; a replicate predicate reads one bit for all). The scan gives up on
 //! anything between the first producer and the MOV that reads S (it would
 //! see the renamed value missing), writes a component of D the MOV writes,
 //! or reads D (it would see the new value early).
@@ -33,7 +35,7 @@ use crate::bugs::Bug;
 use crate::coverage::hit;
 use crate::passes::PassCtx;
 use crate::vir::{VProgram, GRF_BYTES};
-use eu::{Align16, DstKind, Instruction, Opcode, SrcKind, Swizzle};
+use eu::{Align16, DstKind, Instruction, Opcode, PredMode, SrcKind, Swizzle};
 
 crate::points! {
     /// A MOV was coalesced away: its producers write its destination.
@@ -44,6 +46,9 @@ crate::points! {
     REFUSE_FLAG_WRITER = "vec4:register-coalesce/refuse/producer-writes-flag",
     /// Refused: a producer writes a component the MOV does not read.
     REFUSE_EXTRA_COMPONENT = "vec4:register-coalesce/refuse/producer-writes-unread-component",
+    /// Refused: a producer is predicated per channel (a normal predicate):
+    /// reswizzling would gate its channels by other flag bits.
+    REFUSE_PREDICATED = "vec4:register-coalesce/refuse/normal-predicated-producer",
     /// Refused: the source is read after the MOV.
     REFUSE_SOURCE_LIVE = "vec4:register-coalesce/refuse/source-live-after",
     /// Refused: between the producers and the MOV, something reads the
@@ -179,6 +184,16 @@ fn coalesce(p: &mut VProgram, start: usize, m: usize, ctx: &PassCtx) -> bool {
             }
             if s16.writemask & !needed != 0 {
                 hit(REFUSE_EXTRA_COMPONENT);
+                return false;
+            }
+            // A normal predicate reads each channel's own flag bit, so
+            // moving a channel would gate it by another component's bit; a
+            // replicate predicate reads the same bit in every channel.
+            if scan
+                .pred
+                .is_some_and(|p| !matches!(p.mode, PredMode::Replicate(_)))
+            {
+                hit(REFUSE_PREDICATED);
                 return false;
             }
             if scan.pred.is_none() {
@@ -329,6 +344,32 @@ mov(8) g6<1>D g5<4>.yD { align16 1Q };";
             "cmp.l.f0.0(8) g6<1>D g3<4>.xD 7D { align16 1Q };",
         ));
         assert_ne!(bad.text_compact(), p.text_compact());
+        assert_ne!(outputs(&p, 4, &ints, 0), outputs(&bad, 4, &ints, 0));
+    }
+
+    #[test]
+    fn a_producer_predicated_per_channel_is_not_moved_to_other_channels() {
+        // f0.0 holds 0b0001_0001: flag bit x of both vertices. The
+        // predicated add writes g4.x where bit x is set; moved to g6.w (the
+        // component the store keeps) it would be gated by bit w, which is
+        // clear.
+        let body = "\
+mov(1) f0.0<1>UW 0x0011UW { align1 WE_all 1N };
+mov(8) g6<1>D 0D { align16 1Q };
+mov(8) g4<1>.xD 1D { align16 1Q };
+(+f0.0) add(8) g4<1>.xD g3<4>.xD 5D { align16 1Q };
+mov(8) g6<1>.wD g4<4>.xD { align16 1Q };";
+        let p = prog(body);
+        let rec = crate::coverage::Recording::start();
+        let mut q = p.clone();
+        assert!(!apply(&mut q, run), "{}", q.text());
+        assert!(rec.finish().contains_key(REFUSE_PREDICATED.name()));
+        let moved = "\
+mov(1) f0.0<1>UW 0x0011UW { align1 WE_all 1N };
+mov(8) g6<1>D 0D { align16 1Q };
+mov(8) g6<1>.wD 1D { align16 1Q };
+(+f0.0) add(8) g6<1>.wD g3<4>.xD 5D { align16 1Q };";
+        let bad = prog(moved);
         assert_ne!(outputs(&p, 4, &ints, 0), outputs(&bad, 4, &ints, 0));
     }
 
