@@ -17,9 +17,15 @@
 //!   saturated, writes exactly the test's type, and no flag read lies
 //!   between them.
 //!
-//! A `cmp.cm null A B` with B not zero folds into an `add X A -B` (float
-//! only: an integer ADD can overflow where the compare does not, df9dbc03d3d)
-//! when the ADD's operands are the compare's, swizzles included.
+//! A `cmp.l`/`cmp.g null A B` with B not zero folds into an `add X A -B`
+//! (float only: an integer ADD can overflow where the compare does not,
+//! df9dbc03d3d; and only < and >: inf - inf is NaN where inf == inf) when
+//! the ADD's operands are the compare's, swizzles included, neither was
+//! written since, and no flag read lies between.
+//!
+//! The scan never leaves the test's block: the first instruction of a loop
+//! starts one, and a producer before the loop wrote the flag once, not on
+//! every iteration.
 //!
 //! Why it is sound, per component: the test writes flag bit c of every
 //! component c of its writemask from component swizzle(c) of its source.
@@ -30,6 +36,7 @@
 //! no flag bit the test did not. These are the checks 995d9937103 added
 //! (the injected bug `vec4-cmod-prop-writemask` drops them).
 
+use crate::brw::cfg::Cfg;
 use crate::brw::ops::{overlaps, shared_access, src_footprint};
 use crate::bugs::Bug;
 use crate::coverage::hit;
@@ -56,8 +63,12 @@ crate::points! {
     /// Refused: a CMP producer under a test that is not a `.nz` of D/UD
     /// (a CMP's flag comes from its operands, not from its result).
     REFUSE_COMPARE_PRODUCER = "vec4:cmod-prop/refuse/compare-producer",
+    /// Refused: a CMP→ADD fold of a condition other than < or > (the
+    /// difference of two infinities is NaN where they compare equal).
+    REFUSE_ADD_CONDITION = "vec4:cmod-prop/refuse/add-fold-condition",
     /// Refused: the producer cannot take the cmod (it has one, is
-    /// saturated, or its opcode cannot), or a flag read lies between.
+    /// saturated, or its opcode cannot), a flag read lies between, or (for
+    /// an ADD) a compared operand was written since.
     REFUSE_CANNOT_FOLD = "vec4:cmod-prop/refuse/producer-cannot-take-cmod",
 }
 
@@ -134,13 +145,19 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
     if !p.vec4 {
         return false;
     }
+    // The scan stays in the test's block: a loop's first instruction starts
+    // one, and what reaches it from before the loop reaches it only once.
+    let Ok(cfg) = Cfg::build(&p.insts) else {
+        return false;
+    };
     let mut changed = false;
     let n = p.insts.len();
     for t in (0..n).rev() {
         if !is_test(&p.insts[t]) {
             continue;
         }
-        if let Some(edit) = find(&p.insts, t, ctx) {
+        let start = cfg.blocks[cfg.block_of[t]].start;
+        if let Some(edit) = find(&p.insts, start, t, ctx) {
             changed = true;
             match edit {
                 Edit::Remove => {}
@@ -164,11 +181,15 @@ enum Edit {
     Fold(usize),
 }
 
-fn find(insts: &[Instruction], t: usize, ctx: &PassCtx) -> Option<Edit> {
+/// The edit for the test at `t`, scanning back to `start`, its block's
+/// first instruction.
+fn find(insts: &[Instruction], start: usize, t: usize, ctx: &PassCtx) -> Option<Edit> {
     let test = &insts[t];
     let src = src_footprint(&test.srcs[0], test.exec_size);
     let mut read_flag = false;
-    for k in (0..t).rev() {
+    // What the instructions between the candidate and the test write.
+    let mut written: Vec<(u32, u32)> = Vec::new();
+    for k in (start..t).rev() {
         let scan = &insts[k];
         if scan.op.is_cf() {
             return None;
@@ -179,8 +200,8 @@ fn find(insts: &[Instruction], t: usize, ctx: &PassCtx) -> Option<Edit> {
         let a = shared_access(scan);
         // A compare of two values against the ADD that subtracts them.
         if test.op == Opcode::Cmp && !is_zero(&test.srcs[1]) {
-            if let Some(edit) = add_fold(test, scan, k, ctx) {
-                return Some(edit);
+            if let Some(edit) = add_fold(test, scan, k, read_flag, &written, ctx) {
+                return edit;
             }
         } else if overlaps(&a.writes, &src) {
             return producer_edit(test, scan, k, read_flag, ctx);
@@ -190,6 +211,7 @@ fn find(insts: &[Instruction], t: usize, ctx: &PassCtx) -> Option<Edit> {
             return None;
         }
         read_flag |= a.flag_lane_reads | a.flag_raw_reads != 0;
+        written.extend_from_slice(&a.writes);
     }
     None
 }
@@ -264,8 +286,16 @@ fn producer_edit(
     Some(Edit::Fold(k))
 }
 
-/// `cmp.cm null A B` folded into `add X A -B` at `k` (floats).
-fn add_fold(test: &Instruction, scan: &Instruction, k: usize, ctx: &PassCtx) -> Option<Edit> {
+/// For `cmp.cm null A B` and `add X A -B` at `k` (floats): None when the
+/// ADD is not that subtraction, else the edit or the refusal (`Some(None)`).
+fn add_fold(
+    test: &Instruction,
+    scan: &Instruction,
+    k: usize,
+    read_flag: bool,
+    written: &[(u32, u32)],
+    ctx: &PassCtx,
+) -> Option<Option<Edit>> {
     let (Some(t), Some(s)) = (test.align16, scan.align16) else {
         return None;
     };
@@ -288,15 +318,33 @@ fn add_fold(test: &Instruction, scan: &Instruction, k: usize, ctx: &PassCtx) -> 
     {
         return None;
     }
+    // Only < and > of the difference are the compare's: inf - inf is NaN
+    // where inf == inf (df9dbc03d3d's class).
+    if !matches!(test.cmod, Some(CondMod::L | CondMod::G)) {
+        hit(REFUSE_ADD_CONDITION);
+        return Some(None);
+    }
+    // The ADD now writes the flag where it stands: no flag read may lie
+    // between, and A and B must still hold what the ADD read.
+    let operands: Vec<(u32, u32)> = test
+        .srcs
+        .iter()
+        .flat_map(|s| src_footprint(s, test.exec_size))
+        .collect();
+    if read_flag || overlaps(written, &operands) || overlaps(&shared_access(scan).writes, &operands)
+    {
+        hit(REFUSE_CANNOT_FOLD);
+        return Some(None);
+    }
     // The ADD computes channel c as A[swizzle(c)] - B[swizzle(c)], the
     // compare's flag bit c compares the same: what must hold is that the
     // ADD writes exactly the compare's components.
     if t.writemask != s.writemask && !loose(ctx) {
         hit(REFUSE_WRITEMASK);
-        return None;
+        return Some(None);
     }
     hit(FOLD_ADD);
-    Some(Edit::Fold(k))
+    Some(Some(Edit::Fold(k)))
 }
 
 #[cfg(test)]
@@ -370,6 +418,75 @@ cmp.g.f0.0(8) null<1>.xF g4<4>.xF 0F { align16 1Q };
 add.g.f0.0(8) g4<1>.xF g3<4>.xF -1F { align16 1Q };
 (+f0.0.x) sel(8) g6<1>UD g4<4>.xUD 0x00000007UD { align16 1Q };";
         assert_eq!(q.text_compact(), canon(&format!("{HEAD}{want}\n{TAIL}")));
+    }
+
+    #[test]
+    fn the_scan_does_not_cross_the_top_of_a_loop() {
+        // The test opens the loop body: its producer's flag write before
+        // the loop happens once, and in the second iteration f0.0.x holds
+        // the exit test's bit, so the test must stay.
+        let body = "\
+cmp.l.f0.0(8) g4<1>.xF g3<4>.xF 0F { align16 1Q };
+mov(8) g5<1>D 0D { align16 1Q };
+L0:
+cmp.nz.f0.0(8) null<1>.xD g4<4>.xD 0D { align16 1Q };
+(+f0.0.x) sel(8) g6<1>.xD g5<4>.xD 100D { align16 1Q };
+add(8) g5<1>D g5<4>.xD 1D { align16 1Q };
+cmp.ge.f0.0(8) null<1>D g5<4>.xD 2D { align16 1Q };
+(-f0.0) while(8) JIP: L0
+mov(8) g6<1>D g6<4>.xD { align16 1Q };";
+        let p = prog(body);
+        let mut q = p.clone();
+        assert!(!apply(&mut q, run), "{}", q.text());
+        let bad = prog(&body.replace(
+            "cmp.nz.f0.0(8) null<1>.xD g4<4>.xD 0D { align16 1Q };\n",
+            "",
+        ));
+        assert_ne!(outputs(&p, 4, &floats, 0), outputs(&bad, 4, &floats, 0));
+    }
+
+    #[test]
+    fn an_add_fold_needs_no_flag_read_between_and_a_strict_condition() {
+        // A SEL between the ADD and the compare reads the older flag.
+        let read_between = "\
+mov(8) g5<1>.xF 0.5F { align16 1Q };
+cmp.l.f0.0(8) null<1>.xF g3<4>.xF 1F { align16 1Q };
+add(8) g4<1>.xF g3<4>.xF -g5<4>.xF { align16 1Q };
+(+f0.0.x) sel(8) g6<1>UD g4<4>.xUD 0x00000007UD { align16 1Q };
+cmp.l.f0.0(8) null<1>.xF g3<4>.xF g5<4>.xF { align16 1Q };
+(+f0.0.x) sel(8) g6<1>.xUD g6<4>.xUD 0x00000009UD { align16 1Q };";
+        let p = prog(read_between);
+        let mut q = p.clone();
+        assert!(!apply(&mut q, run), "{}", q.text());
+        let folded = read_between
+            .replace("add(8) g4<1>.xF", "add.l.f0.0(8) g4<1>.xF")
+            .replace(
+                "cmp.l.f0.0(8) null<1>.xF g3<4>.xF g5<4>.xF { align16 1Q };\n",
+                "",
+            );
+        assert_ne!(
+            outputs(&p, 4, &floats, 0),
+            outputs(&prog(&folded), 4, &floats, 0)
+        );
+        // >= is not folded: inf - inf is NaN, and NaN >= 0 is false.
+        let ge = "\
+mov(8) g5<1>.xUD 0x7f800000UD { align16 1Q };
+add(8) g4<1>.xF g3<4>.xF -g5<4>.xF { align16 1Q };
+cmp.ge.f0.0(8) null<1>.xF g3<4>.xF g5<4>.xF { align16 1Q };
+(+f0.0.x) sel(8) g6<1>UD g4<4>.xUD 0x00000007UD { align16 1Q };";
+        let p = prog(ge);
+        let rec = crate::coverage::Recording::start();
+        let mut q = p.clone();
+        assert!(!apply(&mut q, run), "{}", q.text());
+        assert!(rec.finish().contains_key(REFUSE_ADD_CONDITION.name()));
+        let inf = |k: u32| if k == 0 { 0x7f80_0000 } else { k as u64 };
+        let folded = ge
+            .replace("add(8) g4<1>.xF", "add.ge.f0.0(8) g4<1>.xF")
+            .replace(
+                "cmp.ge.f0.0(8) null<1>.xF g3<4>.xF g5<4>.xF { align16 1Q };\n",
+                "",
+            );
+        assert_ne!(outputs(&p, 2, &inf, 0), outputs(&prog(&folded), 2, &inf, 0));
     }
 
     #[test]

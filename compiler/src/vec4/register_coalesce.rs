@@ -196,6 +196,15 @@ fn coalesce(p: &mut VProgram, start: usize, m: usize, ctx: &PassCtx) -> bool {
                 hit(REFUSE_PREDICATED);
                 return false;
             }
+            // A producer reading S would, once renamed, read components an
+            // earlier producer no longer writes there.
+            if a.reads
+                .iter()
+                .any(|r| overlaps(&[(r.reg, r.mask)], &src_fp))
+            {
+                hit(REFUSE_INTERFERENCE);
+                return false;
+            }
             if scan.pred.is_none() {
                 remaining &= !s16.writemask;
             }
