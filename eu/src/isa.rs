@@ -700,6 +700,16 @@ impl Instruction {
         self.align16.map(|a| a.swizzle[k])
     }
 
+    /// The channels the Align16 writemask enables (bit c set when component
+    /// c % 4 is in it); None on Align1 code, which has no writemask.
+    pub fn writemask_channels(&self) -> Option<u32> {
+        self.align16.map(|a| {
+            (0..self.exec_size as u32)
+                .filter(|c| a.writemask >> (c % 4) & 1 == 1)
+                .fold(0, |m, c| m | 1 << c)
+        })
+    }
+
     /// Whether the instruction writes flags (cmod on anything but SEL/CSEL).
     pub fn writes_flag(&self) -> bool {
         self.cmod.is_some() && !matches!(self.op, Opcode::Sel | Opcode::Csel) && !self.op.is_cf()

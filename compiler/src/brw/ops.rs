@@ -88,10 +88,15 @@ pub fn region_offsets(start: u32, r: Region, size: u32, exec: u8) -> Vec<u32> {
     region_offsets_iter(start, r, size, exec).collect()
 }
 
+/// The byte offset of channel `c`'s element read through `r` from `start`.
+fn region_offset(start: u32, r: Region, size: u32, c: u32) -> u32 {
+    let w = (r.w as u32).max(1);
+    start + ((c / w) * r.v as u32 + (c % w) * r.h as u32) * size
+}
+
 /// [`region_offsets`], one channel at a time.
 fn region_offsets_iter(start: u32, r: Region, size: u32, exec: u8) -> impl Iterator<Item = u32> {
-    let w = (r.w as u32).max(1);
-    (0..exec as u32).map(move |c| start + ((c / w) * r.v as u32 + (c % w) * r.h as u32) * size)
+    (0..exec as u32).map(move |c| region_offset(start, r, size, c))
 }
 
 /// The byte offset of every channel's element of source `k` of `i`, as
@@ -101,29 +106,10 @@ fn region_offsets_iter(start: u32, r: Region, size: u32, exec: u8) -> impl Itera
 fn src_offsets_of(i: &Instruction, k: usize, start: u32, size: u32) -> impl Iterator<Item = u32> {
     let r = i.srcs[k].region;
     let swizzle = i.swizzle(k);
-    let exec = i.exec_size;
-    let align1 = region_offsets_iter(start, r, size, exec);
-    (0..exec as u32)
-        .zip(align1)
-        .map(move |(c, o)| match swizzle {
-            Some(swz) => start + ((c / 4) * r.v as u32 + swz.get(c as usize % 4) as u32) * size,
-            None => o,
-        })
-}
-
-/// The channels of `i` its destination writemask enables (all for Align1).
-pub fn written_channels(i: &Instruction) -> u32 {
-    let all = if i.exec_size >= 32 {
-        u32::MAX
-    } else {
-        (1u32 << i.exec_size) - 1
-    };
-    match i.align16 {
-        Some(a) => (0..i.exec_size as u32)
-            .filter(|c| a.writemask >> (c % 4) & 1 == 1)
-            .fold(0, |m, c| m | 1 << c),
-        None => all,
-    }
+    (0..i.exec_size as u32).map(move |c| match swizzle {
+        Some(swz) => start + ((c / 4) * r.v as u32 + swz.get(c as usize % 4) as u32) * size,
+        None => region_offset(start, r, size, c),
+    })
 }
 
 /// Absolute byte offset of every channel's element of a GRF destination.
@@ -299,20 +285,24 @@ pub fn access(i: &Instruction) -> Access {
                 // channels (as `footprint` and `lane_regular` would).
                 let size = s.ty.size();
                 let mut fp = Vec::new();
+                let mut increasing = exec > 1;
+                let mut prev = None;
+                for o in src_offsets_of(i, k, nr * GRF_BYTES + sub * size, size) {
+                    increasing &= prev.is_none_or(|p| o > p);
+                    prev = Some(o);
+                    add_bytes(&mut fp, o, size);
+                }
                 // Align16 (SIMD4x2): a swizzle reads other components of
                 // the channel's own vertex, whose channels vec4 code enables
                 // and disables together (every IF and loop condition is
                 // replicated over a vertex's components), so a read of the
                 // vertex's own row (vertical stride 4) is a lane read; one
                 // of another row (vertical stride 0: vertex 0's) is raw.
-                let mut increasing = exec > 1 && i.align16.is_none_or(|_| s.region.v == 4);
-                let mut prev = None;
-                for o in src_offsets_of(i, k, nr * GRF_BYTES + sub * size, size) {
-                    increasing &= i.align16.is_some() || prev.is_none_or(|p| o > p);
-                    prev = Some(o);
-                    add_bytes(&mut fp, o, size);
-                }
-                let raw = i.we_all || !increasing;
+                let lane = match i.align16 {
+                    Some(_) => exec > 1 && s.region.v == 4,
+                    None => increasing,
+                };
+                let raw = i.we_all || !lane;
                 for (reg, mask) in fp {
                     a.reads.push(GrfRead { reg, mask, raw });
                 }
@@ -391,7 +381,7 @@ pub fn access(i: &Instruction) -> Access {
             // the write kills exactly those bytes.
             let size = i.dst.ty.size();
             let start = nr * GRF_BYTES + sub * size;
-            let on = written_channels(i);
+            let on = i.writemask_channels().unwrap_or(u32::MAX);
             a.writes = footprint_of(
                 (0..exec as u32)
                     .filter(|c| on >> c & 1 == 1)

@@ -121,20 +121,13 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
             let inst = &mut p.insts[i];
             let a = &live.access[i];
             let mut fp: Cow<'_, Access> = Cow::Borrowed(&**a);
-            if candidate(inst) {
-                let before = inst.clone();
-                if edit(inst, after, flags, per_channel) {
-                    changed = true;
-                    fp = Cow::Owned(if inst.op == Opcode::Nop {
-                        Access::default()
-                    } else {
-                        access(inst)
-                    });
-                }
-                debug_assert!(
-                    inst.op == Opcode::Nop || inst.align16.is_some(),
-                    "{before:?}"
-                );
+            if candidate(inst) && edit(inst, after, flags, per_channel) {
+                changed = true;
+                fp = Cow::Owned(if inst.op == Opcode::Nop {
+                    Access::default()
+                } else {
+                    access(inst)
+                });
             }
             flags = step_flags(inst, &fp, flags, per_channel, ctx);
             fp

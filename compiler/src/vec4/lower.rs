@@ -131,8 +131,9 @@ fn unsupported(what: String) -> CompileError {
 }
 
 /// Lowers an IR program to vec4 code on virtual registers (`VProgram::vec4`).
-pub fn lower(p: &Program, opts: &CompileOptions) -> Result<VProgram, CompileError> {
-    let _ = opts;
+/// The options choose nothing here (one boolean representation, SIMD4x2);
+/// they are taken as the scalar lowering takes them.
+pub fn lower(p: &Program, _opts: &CompileOptions) -> Result<VProgram, CompileError> {
     check_supported(p)?;
     let mut v = VProgram::new(
         EXEC as u32,

@@ -34,7 +34,7 @@ use crate::brw::ops::{overlaps, shared_access, src_footprint};
 use crate::bugs::Bug;
 use crate::coverage::hit;
 use crate::passes::PassCtx;
-use crate::vir::{VProgram, GRF_BYTES};
+use crate::vir::VProgram;
 use eu::{Align16, DstKind, Instruction, Opcode, PredMode, SrcKind, Swizzle};
 
 crate::points! {
@@ -112,12 +112,7 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
         let mut after_live: Vec<(usize, bool)> = Vec::new();
         live.walk_back(b, |i, after| {
             if let Some((src, _)) = candidate(p, &p.insts[i]) {
-                let mask = if GRF_BYTES >= 32 {
-                    u32::MAX
-                } else {
-                    (1 << GRF_BYTES) - 1
-                };
-                after_live.push((i, after.any_live(&[(src, mask)])));
+                after_live.push((i, after.regs_live(src, 1)));
             }
             std::borrow::Cow::Borrowed(&*live.access[i])
         });

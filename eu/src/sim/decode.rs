@@ -249,12 +249,7 @@ fn decode_inst(i: &Instruction, cfg: &MachineConfig) -> DInst {
         dom,
         jip: i.jip.unwrap_or(0) as usize,
         uip: i.uip.unwrap_or(0) as usize,
-        wmask: match i.align16 {
-            Some(a) => (0..exec)
-                .filter(|c| a.writemask >> (c % 4) & 1 == 1)
-                .fold(0, |m, c| m | 1 << c),
-            None => u32::MAX,
-        },
+        wmask: i.writemask_channels().unwrap_or(u32::MAX),
         fault,
     }
 }
