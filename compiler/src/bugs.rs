@@ -47,6 +47,10 @@ bug_table! {
         "removes or folds a flag test without checking that the producer writes every flag component the test writes from the same component (writemask and swizzle)";
     Vec4DceFlagReadsX = "vec4-dce-flag-reads-x", "vec4:dce", "seed 002, v1 of the patch (liveness still tracked one flag bit; Francisco Jerez's review)",
         "counts every flag read as a read of component x only, so a null-destination flag write that an IF (reading every component) needs is narrowed to .x";
+    Vec4DceNarrowDropsFlag = "vec4-dce-narrow-drops-flag", "vec4:dce", "440c0513406",
+        "narrows a flag-writing instruction's writemask to the components whose GRF results are live, dropping the flag bits of components only a predicate reads";
+    Vec4CoalesceFlagWriter = "vec4-coalesce-flag-writer", "vec4:register-coalesce", "vec4_instruction::can_reswizzle: `if (writes_flag(devinfo)) return false`",
+        "reswizzles a flag-writing producer into the MOV's destination, which moves its flag write to other components";
     Vec4CoalesceDstRead = "vec4-coalesce-dst-read", "vec4:register-coalesce", "vec4_visitor::opt_register_coalesce: no read of the destination between the producers and the MOV",
         "renames producers to the MOV's destination although an instruction between them and the MOV reads the destination, which then sees the new value early";
     CmodPropFlagSubreg = "cmod-prop-flag-subreg", "eu:cmod-prop", "8030cb75c18",

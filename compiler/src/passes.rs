@@ -166,7 +166,10 @@ pub static PASSES: &[PassInfo] = &[
 /// `flag-liveness=per-channel` / `flag-liveness=conservative` (vec4:dce)
 /// turn that pass on in that mode. `spill=all` makes register allocation spill every value it
 /// can, as Mesa's `INTEL_DEBUG=spill_fs` does (`spill=pressure`, the
-/// default, spills only what does not fit).
+/// default, spills only what does not fit). `vec4-pack=all` makes the vec4
+/// lowering pack every group of instructions it may, gathers and all
+/// (`vec4-pack=cost`, the default, packs what saves instructions): a
+/// stress mode for the vec4 passes, as `spill=all` is for allocation.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct PassSet {
     on: Vec<bool>,
@@ -178,6 +181,9 @@ pub struct PassSet {
     pub flag_liveness: FlagLiveness,
     /// Register allocation spills every value it can (`spill=all`).
     pub spill_all: bool,
+    /// The vec4 lowering packs every group it may (`vec4-pack=all`), not
+    /// only those its cost model says save instructions.
+    pub vec4_pack_all: bool,
 }
 
 impl PassSet {
@@ -189,6 +195,7 @@ impl PassSet {
             bool_cleanup: BoolCleanupMode::Canonical,
             flag_liveness: FlagLiveness::PerChannel,
             spill_all: false,
+            vec4_pack_all: false,
         }
     }
 
@@ -200,6 +207,7 @@ impl PassSet {
             bool_cleanup: BoolCleanupMode::Canonical,
             flag_liveness: FlagLiveness::PerChannel,
             spill_all: false,
+            vec4_pack_all: false,
         }
     }
 
@@ -267,6 +275,7 @@ impl PassSet {
                     }
                 }
                 "spill=all" | "spill=pressure" => set.spill_all = item == "spill=all",
+                "vec4-pack=all" | "vec4-pack=cost" => set.vec4_pack_all = item == "vec4-pack=all",
                 "bitfield=native" | "bitfield=expand" => {
                     set.bitfield = if item.ends_with("expand") {
                         BitfieldMode::Expand
@@ -325,6 +334,10 @@ impl fmt::Display for PassSet {
         if self.spill_all {
             // Register allocation always runs: not tied to a pass.
             suffix.push_str(",spill=all");
+        }
+        if self.vec4_pack_all {
+            // A lowering mode (of the vec4 backend only): not tied to a pass.
+            suffix.push_str(",vec4-pack=all");
         }
         if self.on.iter().all(|&b| b) {
             return write!(f, "all{suffix}");

@@ -38,6 +38,9 @@ pub fn random_passes(r: u64) -> PassSet {
     if (r >> 59) & 7 == 7 {
         text.push("spill=all".into());
     }
+    if (r >> 57) & 1 == 1 && text.iter().any(|t| t.starts_with("vec4:")) {
+        text.push("vec4-pack=all".into());
+    }
     PassSet::parse(&text.join(",")).expect("table names parse")
 }
 

@@ -121,7 +121,8 @@ fn a_crash_between_checkpoints_loses_and_repeats_nothing() {
     farm::durable::write_json(&crashed.join("campaign.json"), &id).unwrap();
     let (jobs, _queue) = crossbeam_channel::bounded(4);
     let buckets = Buckets::open(&crashed, false, jobs).unwrap();
-    let mut collector = Collector::new(&crashed, buckets, Checkpoint::default());
+    let mut collector =
+        Collector::new(&crashed, buckets, Checkpoint::default(), id.runs_per_case());
     let writer = StateWriter::new(&crashed, 1, 0);
     // Out of order, as workers deliver them.
     let mut order: Vec<u64> = (0..40).collect();

@@ -310,6 +310,13 @@ knobs! {
     /// ops) and `is_helper_invocation`. A model-only feature: SPIR-V allows them in
     /// fragment shaders only, so a driver campaign turns it off.
     helpers: bool = true, Flag { swarm: Swarm::Keep };
+    /// Percentage of fresh if conditions that combine two comparisons of
+    /// one op with `ior` or `iand` (`a < b || c < d`, GLSL's
+    /// `any(lessThan(v, w))`), both made after their operands: the vec4
+    /// backend packs such a pair and tests it with `.any4h`/`.all4h`. Not
+    /// varied by swarm, and 0 by default so that the cases of a config
+    /// without it stay as they were; the vec4 profile turns it on.
+    combined_condition_percent: u32 = 0, Count { min: 0, max: 100, swarm: Swarm::Fixed, fuzz_up_to_default: false };
 }
 
 /// The features one case uses: the config narrowed by the swarm draw, the
@@ -517,7 +524,7 @@ mod tests {
             "swarm min_instrs max_instrs subgroup ops bit_sizes max_depth max_trip ifs loops \
              jumps max_inputs max_uniforms max_outputs min_invocations max_invocations \
              edge_percent echo_percent sat_percent fresh_condition_percent max_header_ops \
-             helpers"
+             helpers combined_condition_percent"
         );
         let depth = &k[6];
         assert_eq!(

@@ -343,6 +343,12 @@ impl<'e> Gen<'e> {
 
     /// A comparison of two picked operands at an enabled size.
     pub(crate) fn make_compare(&mut self) -> ValueId {
+        let op = self.compare_op();
+        self.gen_op(op)
+    }
+
+    /// An enabled comparison op (`ine` when none is).
+    pub(crate) fn compare_op(&mut self) -> Op {
         let compares: Vec<Op> = self
             .f
             .ops
@@ -350,12 +356,11 @@ impl<'e> Gen<'e> {
             .copied()
             .filter(|op| matches!(op.info().sig, Sig::Compare { .. }))
             .collect();
-        let op = if compares.is_empty() {
+        if compares.is_empty() {
             Op::Ine
         } else {
             compares[self.e.below(compares.len() as u64) as usize]
-        };
-        self.gen_op(op)
+        }
     }
 
     /// An enabled size from `set` (never 1 unless `set` is only booleans).
@@ -405,7 +410,7 @@ impl<'e> Gen<'e> {
 
     /// The kind of operand `op` reads at `bits`: a boolean at 1 bit, else
     /// the op table's source kind (a float, or an integer).
-    fn operand_kind(&self, op: Op, bits: u8) -> Kind {
+    pub(crate) fn operand_kind(&self, op: Op, bits: u8) -> Kind {
         match (bits, op.info().kinds.src) {
             (1, _) => Kind::Bool { origin: 32 },
             (_, ValueKind::Float) => Kind::Float,

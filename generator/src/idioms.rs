@@ -4,7 +4,7 @@
 //! ops in a loop's header that stay live after the loop.
 
 use crate::gen::{Gen, Kind};
-use ir::op::{Op, OpClass};
+use ir::op::{Op, OpClass, Sig};
 use ir::ValueId;
 
 /// How many recent operand pairs an echo may choose from.
@@ -162,11 +162,42 @@ impl Gen<'_> {
         {
             return self.quad_condition();
         }
+        let combined = self.f.knobs.combined_condition_percent as u64;
+        if combined > 0 && self.e.chance(combined, 100) {
+            if let Some(c) = self.combined_condition() {
+                return c;
+            }
+        }
         let c = self.make_compare();
         if self.f.ops.contains(&Op::Inot) && self.e.chance(1, 2) {
             return self.emit(Op::Inot, 1, &[c]);
         }
         c
+    }
+
+    /// Two comparisons of one op on operands picked first, combined with
+    /// `ior` or `iand` (whichever the case enables); None when it enables
+    /// neither.
+    fn combined_condition(&mut self) -> Option<ValueId> {
+        let combiners: Vec<Op> = [Op::Ior, Op::Iand]
+            .into_iter()
+            .filter(|op| self.f.ops.contains(op))
+            .collect();
+        if combiners.is_empty() {
+            return None;
+        }
+        let combine = combiners[self.e.below(combiners.len() as u64) as usize];
+        let op = self.compare_op();
+        let Sig::Compare { sizes } = op.info().sig else {
+            unreachable!("compare_op chooses a comparison")
+        };
+        let bits = self.pick_size(sizes, false).unwrap_or(32);
+        let kind = self.operand_kind(op, bits);
+        let (a, b) = self.operand_pair(bits, kind);
+        let (c, d) = self.operand_pair(bits, kind);
+        let x = self.emit(op, 1, &[a, b]);
+        let y = self.emit(op, 1, &[c, d]);
+        Some(self.emit(combine, 1, &[x, y]))
     }
 
     /// A condition the same in the four lanes of each quad but not across

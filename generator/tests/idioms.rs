@@ -1,5 +1,5 @@
 //! The idiom knobs (`echo_percent`, `sat_percent`, `fresh_condition_percent`,
-//! `max_header_ops`): each test reads the generated IR directly and checks
+//! `combined_condition_percent`, `max_header_ops`): each test reads the generated IR directly and checks
 //! the shape its knob promises, at the knob's extremes.
 
 use generator::{generate, Config};
@@ -133,6 +133,60 @@ fn fresh_condition_percent_100_branches_on_comparisons() {
         })
         .count();
     assert!(stale > 0, "every condition was fresh at 0%");
+}
+
+/// The if conditions of `list` (nested ones included).
+fn if_conditions(list: &[CfNode], out: &mut Vec<ValueId>) {
+    for n in list {
+        match n {
+            CfNode::Block(_) => {}
+            CfNode::Loop(l) => if_conditions(&l.body, out),
+            CfNode::If(f) => {
+                out.push(f.cond);
+                if_conditions(&f.then_body, out);
+                if_conditions(&f.else_body, out);
+            }
+        }
+    }
+}
+
+#[test]
+fn combined_condition_percent_100_branches_on_two_comparisons_of_one_op() {
+    let config = fixed(|c| {
+        c.fresh_condition_percent = 100;
+        c.combined_condition_percent = 100;
+    });
+    let mut ifs = 0;
+    let mut combiners = Vec::new();
+    for seed in 0..200 {
+        let p = generate(seed, &config).program;
+        let all = instrs(&p);
+        let mut conds = Vec::new();
+        if_conditions(&p.body, &mut conds);
+        for c in conds {
+            // The combiner right after the two comparisons it combines.
+            let k = all
+                .iter()
+                .position(|i| i.dest.is_some_and(|d| d.id == c))
+                .expect("the condition is defined");
+            // Loop exits and jumps test a single comparison of their own.
+            if is_compare(all[k].op) {
+                continue;
+            }
+            let [x, y, comb] = [&all[k - 2], &all[k - 1], &all[k]];
+            assert!(
+                matches!(comb.op, Op::Ior | Op::Iand),
+                "seed {seed}: {comb:?}"
+            );
+            assert!(is_compare(x.op) && x.op == y.op, "seed {seed}");
+            let ids = [x.dest.unwrap().id, y.dest.unwrap().id];
+            assert_eq!(comb.srcs, ids, "seed {seed}");
+            combiners.push(comb.op);
+            ifs += 1;
+        }
+    }
+    assert!(ifs > 50, "only {ifs} ifs in 200 cases");
+    assert!(combiners.contains(&Op::Ior) && combiners.contains(&Op::Iand));
 }
 
 /// Counts of two-operand ops (same-size arithmetic and logic, comparisons):

@@ -319,6 +319,8 @@ bug_tests! {
     reduces_vec4_cmod_prop_writemask => "vec4-cmod-prop-writemask",
     reduces_vec4_dce_flag_reads_x => "vec4-dce-flag-reads-x",
     reduces_vec4_coalesce_dst_read => "vec4-coalesce-dst-read",
+    reduces_vec4_dce_narrow_drops_flag => "vec4-dce-narrow-drops-flag",
+    reduces_vec4_coalesce_flag_writer => "vec4-coalesce-flag-writer",
 }
 
 #[test]

@@ -121,7 +121,7 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
             let inst = &mut p.insts[i];
             let a = &live.access[i];
             let mut fp: Cow<'_, Access> = Cow::Borrowed(&**a);
-            if candidate(inst) && edit(inst, after, flags, per_channel) {
+            if candidate(inst) && edit(inst, after, flags, per_channel, ctx) {
                 changed = true;
                 fp = Cow::Owned(if inst.op == Opcode::Nop {
                     Access::default()
@@ -143,6 +143,7 @@ fn edit(
     after: &crate::brw::liveness::LiveSet,
     flags: FlagComps,
     per_channel: bool,
+    ctx: &PassCtx,
 ) -> bool {
     let Some(mut a16) = inst.align16 else {
         return false;
@@ -167,10 +168,18 @@ fn edit(
         }
         flag_keep
     } else {
+        let mut keep = grf_live | flag_keep;
         if writes_flag && wm & flag_keep & !grf_live != 0 {
             hit(REFUSE_LIVE_FLAG);
+            if grf_live != 0 && ctx.bugs.has(Bug::Vec4DceNarrowDropsFlag) {
+                // Injected bug (BUGS.md: vec4-dce-narrow-drops-flag): the
+                // writemask follows the live GRF components only, as
+                // before 440c0513406, so the flag bits of the others are
+                // no longer written.
+                keep = grf_live;
+            }
         }
-        grf_live | flag_keep
+        keep
     };
     let new_wm = wm & keep;
     if new_wm == 0 {

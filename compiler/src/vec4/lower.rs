@@ -21,6 +21,7 @@
 //! - phis are copies at the end of each predecessor, as in the scalar
 //!   lowering.
 
+use super::pack::{self, Form, Mod, Sel};
 use crate::coverage::hit;
 use crate::options::CompileOptions;
 use crate::vir::VProgram;
@@ -45,6 +46,21 @@ crate::points! {
     UNIFORM = "lowering/vec4/uniform",
     /// A phi copy staged through a temporary (a parallel copy).
     PHI_STAGED = "lowering/vec4/phi-staged",
+    /// Two to four instructions packed into one (`vec4::pack`).
+    PACK = "lowering/vec4/pack",
+    /// A packed source whose values lie in different registers, gathered
+    /// by one-component MOVs first.
+    GATHER = "lowering/vec4/pack/gather",
+    /// Constants packed into one vgrf, one MOV per distinct value.
+    PACK_CONST = "lowering/vec4/pack/constants",
+    /// A packed bcsel: a CMP of the conditions' components and a SEL
+    /// predicated per channel.
+    BCSEL_PACKED = "lowering/vec4/pack/bcsel",
+    /// An if or bcsel on the OR of two components of one vgrf: a test of
+    /// both and an `.any4h` predicate.
+    ANY4H = "lowering/vec4/reduce/any4h",
+    /// ... on their AND: `.all4h`.
+    ALL4H = "lowering/vec4/reduce/all4h",
 }
 
 /// A 32-bit value (or boolean): component `comp` of the vec4 at `reg`
@@ -85,10 +101,12 @@ impl V {
 }
 
 /// An operand of an emitted instruction: a value read through its
-/// swizzle, or an immediate.
+/// replicating swizzle, a register read through a packing swizzle, or an
+/// immediate.
 #[derive(Clone, Copy)]
 enum Operand {
     Val(V, RegType),
+    Swz(V, Swizzle, RegType),
     Imm(u64, RegType),
 }
 
@@ -96,17 +114,10 @@ impl Operand {
     fn src(self) -> (Src, Swizzle) {
         match self {
             Operand::Val(v, ty) => (v.src(ty), v.swizzle()),
+            Operand::Swz(v, swz, ty) => (v.src(ty), swz),
             Operand::Imm(bits, ty) => (Src::imm(bits, ty), Swizzle::XYZW),
         }
     }
-}
-
-/// The source-modifier form of an operand.
-#[derive(Clone, Copy, PartialEq)]
-enum Mod {
-    None,
-    Neg,
-    Abs,
 }
 
 struct Lower<'a> {
@@ -118,6 +129,12 @@ struct Lower<'a> {
     loop_starts: Vec<usize>,
     in_addr: Option<u32>,
     out_addr: Option<u32>,
+    /// The boolean ORs and ANDs: value -> (is OR, sources).
+    bool_ops: HashMap<ValueId, (bool, ValueId, ValueId)>,
+    /// How the program reads each value (packing's cost model).
+    reads: pack::Reads,
+    /// Pack every group that may be packed (`vec4-pack=all`).
+    pack_all: bool,
 }
 
 const EXEC: u8 = 8;
@@ -131,9 +148,9 @@ fn unsupported(what: String) -> CompileError {
 }
 
 /// Lowers an IR program to vec4 code on virtual registers (`VProgram::vec4`).
-/// The options choose nothing here (one boolean representation, SIMD4x2);
-/// they are taken as the scalar lowering takes them.
-pub fn lower(p: &Program, _opts: &CompileOptions) -> Result<VProgram, CompileError> {
+/// Of the options only the pass set's `vec4-pack` mode matters (one
+/// boolean representation, SIMD4x2).
+pub fn lower(p: &Program, opts: &CompileOptions) -> Result<VProgram, CompileError> {
     check_supported(p)?;
     let mut v = VProgram::new(
         EXEC as u32,
@@ -151,8 +168,20 @@ pub fn lower(p: &Program, _opts: &CompileOptions) -> Result<VProgram, CompileErr
         loop_starts: vec![],
         in_addr: None,
         out_addr: None,
+        bool_ops: HashMap::new(),
+        reads: pack::Reads::default(),
+        pack_all: opts.passes.vec4_pack_all,
     };
+    l.reads.count(&p.body);
     p.for_each_block(&mut |b| {
+        for i in &b.instrs {
+            if let (Op::Ior | Op::Iand, Some(d)) = (i.op, i.dest) {
+                if d.bits == 1 {
+                    l.bool_ops
+                        .insert(d.id, (i.op == Op::Ior, i.srcs[0], i.srcs[1]));
+                }
+            }
+        }
         for phi in &b.phis {
             for &(pred, src) in &phi.srcs {
                 l.phi_copies
@@ -304,12 +333,17 @@ impl Lower<'_> {
                 CfNode::Block(b) => self.block(b),
                 CfNode::If(f) => {
                     hit(IF);
-                    let c = self.op(f.cond, RegType::D);
-                    let m = self.emit(Opcode::Mov, (Dst::null(RegType::D), 0xf), &[c]);
+                    let (c, mode) = self
+                        .reduction(f.cond)
+                        .unwrap_or((Operand::Val(self.val(f.cond), RegType::D), PredMode::Normal));
+                    let m = self.emit(Opcode::Mov, (Dst::null(RegType::D), 0xf), &[(c, Mod::None)]);
                     m.cmod = Some(CondMod::Nz);
                     m.flag = FLAG;
                     let mut i = Instruction::new(Opcode::If, EXEC);
-                    i.pred = Some(Predicate::NORMAL);
+                    i.pred = Some(Predicate {
+                        inverse: false,
+                        mode,
+                    });
                     i.flag = FLAG;
                     self.v.insts.push(i);
                     self.list(&f.then_body);
@@ -335,8 +369,17 @@ impl Lower<'_> {
                 self.phi_storage(phi.dest.id);
             }
         }
-        for i in &b.instrs {
-            self.instr(i);
+        for group in pack::groups(b, &self.reads, self.pack_all) {
+            let members: Vec<&Instr> = group.iter().map(|&k| &b.instrs[k]).collect();
+            if members.len() > 1 {
+                hit(PACK);
+            }
+            match (members[0].op, pack::form(members[0].op)) {
+                (_, Some(form)) => self.emit_form(&members, form),
+                (Op::Bcsel, None) => self.bcsel(&members),
+                (Op::LoadConst, None) => self.constants(&members),
+                _ => self.instr(members[0]),
+            }
         }
         self.phi_moves(b.id);
         if let Some(j) = b.jump {
@@ -377,186 +420,182 @@ impl Lower<'_> {
         }
     }
 
-    /// Defines `id` as a fresh value written by `op` at type `ty`.
-    fn def(&mut self, i: &Instr, op: Opcode, ty: RegType, srcs: &[(Operand, Mod)]) -> V {
-        let d = self.fresh();
-        self.vals.insert(i.dest.expect("defines a value").id, d);
-        self.emit(op, d.dst(ty), srcs);
-        d
+    /// Lowers the group `members` (one op, `form`) as one instruction
+    /// writing a component of a fresh vgrf per member.
+    fn emit_form(&mut self, members: &[&Instr], form: Form) {
+        if form.writes_flag {
+            hit(COMPARE);
+        }
+        let mut srcs = Vec::with_capacity(2);
+        for &(sel, ty, m) in form.srcs.iter().flatten() {
+            let o = match sel {
+                Sel::Imm(bits) => Operand::Imm(bits, ty),
+                Sel::Ir(k) => self.operand(members, k, ty),
+            };
+            srcs.push((o, m));
+        }
+        let d = self.define(members, form.ty);
+        let i = self.emit(form.op, d, &srcs);
+        i.cmod = form.cmod;
+        i.sat = form.sat;
+        if form.writes_flag {
+            i.flag = FLAG;
+        }
     }
 
+    /// A fresh vgrf whose component k is member k's value: the
+    /// destination (of type `ty`) and writemask.
+    fn define(&mut self, members: &[&Instr], ty: RegType) -> (Dst, u8) {
+        let d = self.fresh();
+        for (c, i) in members.iter().enumerate() {
+            let comp = V { comp: c as u8, ..d };
+            self.vals.insert(i.dest.expect("defines a value").id, comp);
+        }
+        (Dst::grf(d.reg, 0, ty, 1), (1u8 << members.len()) - 1)
+    }
+
+    /// Source `k` of every member, as one operand of type `ty`: the value
+    /// itself for one member, a swizzle of the register holding them all,
+    /// or a register gathered from them.
+    fn operand(&mut self, members: &[&Instr], k: usize, ty: RegType) -> Operand {
+        let vals: Vec<V> = members.iter().map(|i| self.val(i.srcs[k])).collect();
+        if let [v] = vals[..] {
+            return Operand::Val(v, ty);
+        }
+        let place = |v: &V| (v.reg, v.sub, v.vstride);
+        let (base, comps): (V, Vec<u8>) = if vals.iter().all(|v| place(v) == place(&vals[0])) {
+            (vals[0], vals.iter().map(|v| v.comp).collect())
+        } else {
+            hit(GATHER);
+            let g = self.fresh();
+            for (c, &v) in vals.iter().enumerate() {
+                let dst = (Dst::grf(g.reg, 0, RegType::UD, 1), 1 << c);
+                self.emit(
+                    Opcode::Mov,
+                    dst,
+                    &[(Operand::Val(v, RegType::UD), Mod::None)],
+                );
+            }
+            (g, (0..vals.len() as u8).collect())
+        };
+        // Unwritten channels read the last member's component, so that
+        // the read stays within what was defined.
+        let last = *comps.last().expect("two or more members");
+        let swz = [0, 1, 2, 3].map(|c| comps.get(c).copied().unwrap_or(last));
+        Operand::Swz(base, Swizzle::of(swz), ty)
+    }
+
+    /// A group of constants: one MOV per distinct value, with the
+    /// writemask of the components holding it.
+    fn constants(&mut self, members: &[&Instr]) {
+        if members.len() > 1 {
+            hit(PACK_CONST);
+        }
+        let bits: Vec<u64> = members
+            .iter()
+            .map(|i| match i.dest.expect("defines").bits {
+                1 if i.imm & 1 == 1 => 0xffff_ffff,
+                1 => 0,
+                _ => i.imm & 0xffff_ffff,
+            })
+            .collect();
+        let (dst, _) = self.define(members, RegType::UD);
+        let mut done = 0u8;
+        for (c, &value) in bits.iter().enumerate() {
+            if done >> c & 1 == 1 {
+                continue;
+            }
+            let mask = (c..bits.len())
+                .filter(|&k| bits[k] == value)
+                .fold(0u8, |m, k| m | 1 << k);
+            done |= mask;
+            let imm = (Operand::Imm(value, RegType::UD), Mod::None);
+            self.emit(Opcode::Mov, (dst, mask), &[imm]);
+        }
+    }
+
+    /// The test of an OR or AND of two booleans that are components of
+    /// one register: both components (`.ijjj`) and the horizontal
+    /// predicate that combines them.
+    fn reduction(&mut self, cond: ValueId) -> Option<(Operand, PredMode)> {
+        let &(or, a, b) = self.bool_ops.get(&cond)?;
+        let (va, vb) = (self.val(a), self.val(b));
+        if (va.reg, va.sub, va.vstride) != (vb.reg, vb.sub, vb.vstride) || va.comp == vb.comp {
+            return None;
+        }
+        hit(if or { ANY4H } else { ALL4H });
+        let swz = Swizzle::of([va.comp, vb.comp, vb.comp, vb.comp]);
+        let mode = if or {
+            PredMode::Any(4)
+        } else {
+            PredMode::All(4)
+        };
+        Some((Operand::Swz(va, swz, RegType::D), mode))
+    }
+
+    /// bcsel: a CMP of the condition against 0 and a predicated SEL. One
+    /// member tests its condition in every component and predicates on
+    /// the SEL's own component (`(+f0.0.x)`), or on `.any4h`/`.all4h` for
+    /// an OR/AND of two components of one register; a packed group tests
+    /// its members' components and predicates per channel.
+    fn bcsel(&mut self, members: &[&Instr]) {
+        hit(BCSEL);
+        let single = members.len() == 1;
+        let reduced = if single {
+            self.reduction(members[0].srcs[0])
+        } else {
+            hit(BCSEL_PACKED);
+            None
+        };
+        let (c, mode) = match reduced {
+            Some((c, mode)) => (c, Some(mode)),
+            None => (self.operand(members, 0, RegType::D), None),
+        };
+        let tested = if single {
+            0xf
+        } else {
+            (1u8 << members.len()) - 1
+        };
+        let zero = (Operand::Imm(0, RegType::D), Mod::None);
+        let m = self.emit(
+            Opcode::Cmp,
+            (Dst::null(RegType::D), tested),
+            &[(c, Mod::None), zero],
+        );
+        m.cmod = Some(CondMod::Nz);
+        m.flag = FLAG;
+        let x = self.operand(members, 1, RegType::UD);
+        let y = self.operand(members, 2, RegType::UD);
+        let d = self.define(members, RegType::UD);
+        let mode = match mode {
+            Some(mode) => mode,
+            None if single => PredMode::Replicate(0),
+            None => PredMode::Normal,
+        };
+        let s = self.emit(Opcode::Sel, d, &[(x, Mod::None), (y, Mod::None)]);
+        s.pred = Some(Predicate {
+            inverse: false,
+            mode,
+        });
+        s.flag = FLAG;
+    }
+
+    /// The ops without a one-instruction form that are not packed.
     fn instr(&mut self, i: &Instr) {
         use Op::*;
-        use RegType::{D, F, UD};
+        use RegType::{F, UD};
         let bits = i.dest.map_or(0, |d| d.bits);
-        let a = |l: &mut Self, ty| l.op(i.srcs[0], ty);
-        let b = |l: &mut Self, ty| l.op(i.srcs[1], ty);
-        let neg = |(o, _): (Operand, Mod)| (o, Mod::Neg);
-        let abs = |(o, _): (Operand, Mod)| (o, Mod::Abs);
         match i.op {
-            LoadConst => {
-                let value = if bits == 1 {
-                    if i.imm & 1 == 1 {
-                        0xffff_ffff
-                    } else {
-                        0
-                    }
-                } else {
-                    i.imm & 0xffff_ffff
-                };
-                self.def(i, Opcode::Mov, UD, &[(Operand::Imm(value, UD), Mod::None)]);
-            }
-            Iadd | Isub | Iand | Ior | Ixor => {
-                let ty = if matches!(i.op, Iadd | Isub) { D } else { UD };
-                let (x, y) = (a(self, ty), b(self, ty));
-                let (op, y) = match i.op {
-                    Iadd => (Opcode::Add, y),
-                    Isub => (Opcode::Add, neg(y)),
-                    Iand => (Opcode::And, y),
-                    Ior => (Opcode::Or, y),
-                    _ => (Opcode::Xor, y),
-                };
-                self.def(i, op, ty, &[x, y]);
-            }
-            Inot => {
-                let x = a(self, UD);
-                self.def(i, Opcode::Not, UD, &[x]);
-            }
-            Ineg | Iabs => {
-                let x = a(self, D);
-                let x = if i.op == Ineg { neg(x) } else { abs(x) };
-                self.def(i, Opcode::Mov, D, &[x]);
-            }
-            Imin | Imax | Umin | Umax | Fmin | Fmax => {
-                let ty = match i.op {
-                    Imin | Imax => D,
-                    Umin | Umax => UD,
-                    _ => F,
-                };
-                let (x, y) = (a(self, ty), b(self, ty));
-                let cmod = if matches!(i.op, Imin | Umin | Fmin) {
-                    CondMod::L
-                } else {
-                    CondMod::Ge
-                };
-                let d = self.fresh();
-                self.vals.insert(i.dest.expect("defines").id, d);
-                let s = self.emit(Opcode::Sel, d.dst(ty), &[x, y]);
-                s.cmod = Some(cmod);
-            }
-            Ishl | Ishr | Ushr => {
-                let (op, ty) = match i.op {
-                    Ishl => (Opcode::Shl, D),
-                    Ishr => (Opcode::Asr, D),
-                    _ => (Opcode::Shr, UD),
-                };
-                let (x, y) = (a(self, ty), b(self, UD));
-                self.def(i, op, ty, &[x, y]);
-            }
-            Ieq | Ine | Ilt | Ige | Ult | Uge | Feq | Fneu | Flt | Fge => {
-                hit(COMPARE);
-                let cmod = match i.op {
-                    Ieq | Feq => CondMod::Z,
-                    Ine | Fneu => CondMod::Nz,
-                    Ilt | Ult | Flt => CondMod::L,
-                    _ => CondMod::Ge,
-                };
-                let ty = match i.op {
-                    Feq | Fneu | Flt | Fge => F,
-                    Ult | Uge => UD,
-                    _ => D,
-                };
-                let (x, y) = (a(self, ty), b(self, ty));
-                self.compare(i, cmod, ty, x, y);
-            }
-            I2b => {
-                let x = a(self, UD);
-                self.compare(i, CondMod::Nz, UD, x, (Operand::Imm(0, UD), Mod::None));
-            }
-            F2b => {
-                let x = a(self, F);
-                self.compare(i, CondMod::Nz, F, x, (Operand::Imm(0, F), Mod::None));
-            }
-            Fadd | Fsub | Fmul => {
-                let (x, y) = (a(self, F), b(self, F));
-                let (op, y) = match i.op {
-                    Fadd => (Opcode::Add, y),
-                    Fsub => (Opcode::Add, neg(y)),
-                    _ => (Opcode::Mul, y),
-                };
-                self.def(i, op, F, &[x, y]);
-            }
-            Fneg | Fabs => {
-                let x = a(self, F);
-                let x = if i.op == Fneg { neg(x) } else { abs(x) };
-                self.def(i, Opcode::Mov, F, &[x]);
-            }
-            Fsat => {
-                let x = a(self, F);
-                let d = self.fresh();
-                self.vals.insert(i.dest.expect("defines").id, d);
-                self.emit(Opcode::Mov, d.dst(F), &[x]).sat = true;
-            }
-            Ffloor | Ftrunc | FroundEven | Ffract => {
-                let op = match i.op {
-                    Ffloor => Opcode::Rndd,
-                    Ftrunc => Opcode::Rndz,
-                    FroundEven => Opcode::Rnde,
-                    _ => Opcode::Frc,
-                };
-                let x = a(self, F);
-                self.def(i, op, F, &[x]);
-            }
             Fceil => {
                 // ceil(x) = -floor(-x); adding -0.0 keeps ±0 and turns the
                 // negated NaN back into the canonical one (as brw does).
-                let x = a(self, F);
+                let x = (Operand::Val(self.val(i.srcs[0]), F), Mod::Neg);
                 let t = self.fresh();
-                self.emit(Opcode::Rndd, t.dst(F), &[neg(x)]);
+                self.emit(Opcode::Rndd, t.dst(F), &[x]);
                 let t = (Operand::Val(t, F), Mod::Neg);
-                self.def(
-                    i,
-                    Opcode::Add,
-                    F,
-                    &[t, (Operand::Imm(0x8000_0000, F), Mod::None)],
-                );
-            }
-            I2i | U2u => {
-                let x = a(self, UD);
-                self.def(i, Opcode::Mov, UD, &[x]);
-            }
-            I2f | U2f => {
-                let x = a(self, if i.op == I2f { D } else { UD });
-                self.def(i, Opcode::Mov, F, &[x]);
-            }
-            F2i | F2u => {
-                let x = a(self, F);
-                self.def(i, Opcode::Mov, if i.op == F2i { D } else { UD }, &[x]);
-            }
-            B2i | B2f => {
-                // true is ~0: -(~0) = 1, converted to the destination type.
-                let x = neg(a(self, D));
-                self.def(i, Opcode::Mov, if i.op == B2f { F } else { D }, &[x]);
-            }
-            Bcsel => {
-                hit(BCSEL);
-                let c = a(self, D);
-                let m = self.emit(
-                    Opcode::Cmp,
-                    (Dst::null(D), 0xf),
-                    &[c, (Operand::Imm(0, D), Mod::None)],
-                );
-                m.cmod = Some(CondMod::Nz);
-                m.flag = FLAG;
-                let (x, y) = (b(self, UD), self.op(i.srcs[2], UD));
-                let d = self.fresh();
-                self.vals.insert(i.dest.expect("defines").id, d);
-                let s = self.emit(Opcode::Sel, d.dst(UD), &[x, y]);
-                s.pred = Some(Predicate {
-                    inverse: false,
-                    mode: PredMode::Replicate(d.comp),
-                });
-                s.flag = FLAG;
+                let d = self.define(&[i], F);
+                let neg_zero = (Operand::Imm(0x8000_0000, F), Mod::None);
+                self.emit(Opcode::Add, d, &[t, neg_zero]);
             }
             LoadInput => {
                 let base = self.in_addr.expect("programs with inputs have a base");

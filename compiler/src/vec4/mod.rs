@@ -5,8 +5,10 @@
 //! runs two invocations on eight channels, channel c being component c % 4
 //! of invocation 2t + c / 4. Every IR value is one component of a vec4
 //! virtual register (a GRF: x, y, z, w of each invocation's row), written
-//! through a one-component writemask and read through a replicating
-//! swizzle (`vgrf3.xxxx`), as the vec4 visitor lowers scalar NIR values.
+//! through a writemask and read through a replicating swizzle
+//! (`vgrf3.xxxx`). The lowering packs same-op instructions of a block into
+//! one instruction writing several components (`pack`), the vectors the
+//! vec4 visitor received from NIR.
 //! Booleans are 32-bit 0/~0 components; a comparison also writes the flag
 //! bits of its component, which is why the vec4 passes track flags per
 //! component (the thread's subject).
@@ -25,6 +27,9 @@
 pub mod cmod_prop;
 pub mod dce;
 mod lower;
+#[cfg(test)]
+mod lower_tests;
+mod pack;
 pub mod register_coalesce;
 #[cfg(test)]
 mod testing;

@@ -173,7 +173,10 @@ fn coalesce(p: &mut VProgram, start: usize, m: usize, ctx: &PassCtx) -> bool {
                 hit(REFUSE_NOT_PRODUCED);
                 return false;
             }
-            if scan.writes_flag() {
+            // Injected bug (BUGS.md: vec4-coalesce-flag-writer): without
+            // can_reswizzle's flag check, the producer's flag write moves
+            // with its channels.
+            if scan.writes_flag() && !ctx.bugs.has(Bug::Vec4CoalesceFlagWriter) {
                 hit(REFUSE_FLAG_WRITER);
                 return false;
             }

@@ -22,6 +22,11 @@ pub struct Collector {
     pub checkpoint: Checkpoint,
     /// With coverage feedback: where the snapshots go.
     pub feedback: Option<FeedbackSide>,
+    /// Config-runs per case in the run numbering (`CampaignId::
+    /// runs_per_case`, the most a case has): case k's runs are numbered
+    /// from k times this, whatever its own number of runs, as merging
+    /// shards renumbers them.
+    pub runs_per_case: u64,
 }
 
 /// What the collector needs to make feedback snapshots.
@@ -37,13 +42,20 @@ pub struct FeedbackSide {
 }
 
 impl Collector {
-    /// A collector over `out`'s findings, continuing from `checkpoint`.
-    pub fn new(out: &Path, buckets: Buckets, checkpoint: Checkpoint) -> Collector {
+    /// A collector over `out`'s findings, continuing from `checkpoint`,
+    /// numbering runs with `runs_per_case` per case.
+    pub fn new(
+        out: &Path,
+        buckets: Buckets,
+        checkpoint: Checkpoint,
+        runs_per_case: u64,
+    ) -> Collector {
         Collector {
             findings_dir: out.join("findings"),
             buckets,
             checkpoint,
             feedback: None,
+            runs_per_case,
         }
     }
 
@@ -105,7 +117,7 @@ impl Collector {
         for (pos, f) in &r.findings {
             let stored = findings::store(&self.findings_dir, f)?;
             if counted {
-                let run = r.local * r.runs.len() as u64 + pos + 1;
+                let run = r.local * self.runs_per_case + pos + 1;
                 changed |= self.buckets.record(
                     &f.signature,
                     &f.variant.key(),

@@ -6,7 +6,10 @@
 //! in odd company), at one SIMD width drawn from the case's seed. That is 12
 //! config-runs per case sharing one generation and one oracle run: the
 //! oracle and the generator are paid once, and the strategies and pass
-//! subsets cross-check each other on the same program.
+//! subsets cross-check each other on the same program. A case the vec4
+//! backend compiles also runs under it (SIMD4x2): all passes, all passes on
+//! code packed as far as it may be (`vec4-pack=all`), and the random
+//! subset, 15 config-runs in all.
 
 use crate::configs::{random_passes, splitmix};
 use compiler::{BugSet, PassSet, Strategy};
@@ -81,6 +84,8 @@ pub fn vec4_profile(base: &generator::Config) -> Option<generator::Config> {
         .filter(|&op| !compiler::vec4::supports(op))
         .collect();
     c.drop_ops(&unsupported);
+    // Conditions the backend packs and tests with `.any4h`/`.all4h`.
+    c.combined_condition_percent = 25;
     // `drop_ops` names the ops left; none left is the empty list, which
     // would mean every op.
     (!c.ops.is_empty()).then_some(c)
@@ -126,9 +131,23 @@ impl Mix {
             PassChoice::Random => vec![random_passes(splitmix(r))],
             PassChoice::List(p) => vec![p.clone()],
         };
+        // The vec4 backend also runs all passes on code packed as far as
+        // it may be (`vec4-pack=all`), the shapes its passes' legality
+        // checks are about.
+        let mut stress = PassSet::all();
+        stress.vec4_pack_all = true;
+        let vec4_sets: Vec<PassSet> = match &self.passes {
+            PassChoice::Mix => vec![sets[0].clone(), stress, sets[1].clone()],
+            _ => sets.clone(),
+        };
         let mut v = Vec::new();
         for &strategy in &self.strategies {
-            for passes in &sets {
+            let sets = if strategy.is_vec4() {
+                &vec4_sets
+            } else {
+                &sets
+            };
+            for passes in sets {
                 v.push(Config {
                     strategy,
                     // The vec4 backend dispatches SIMD4x2: 8 channels.
@@ -156,8 +175,10 @@ mod tests {
         };
         let c = m.configs(7);
         // All passes and one random subset, under each of the 7 strategies;
-        // vec4 (last) at 8 channels (SIMD4x2), the others at one width.
-        assert_eq!(c.len(), 14);
+        // vec4 (last) at 8 channels (SIMD4x2), the others at one width, and
+        // vec4 also under all passes with `vec4-pack=all`.
+        assert_eq!(c.len(), 15);
+        assert_eq!(c[13].passes.to_string(), "all,vec4-pack=all");
         assert!(c[..12].iter().all(|x| x.simd == c[0].simd));
         assert_eq!(c[12].strategy, Strategy::Vec4);
         assert!(c[12..].iter().all(|x| x.simd == 8));

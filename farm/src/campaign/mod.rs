@@ -100,13 +100,18 @@ impl CampaignId {
         }
     }
 
-    /// Config-runs per case: the mix's model configs (when the model is a
-    /// target) and one run per driver target.
+    /// Config-runs per case at most: the mix's model configs (when the
+    /// model is a target; `Mix::configs`: two pass sets per strategy in
+    /// the mix, three for vec4) and one run per driver target.
     pub fn runs_per_case(&self) -> u64 {
-        let sets = if self.passes == "mix" { 2 } else { 1 };
+        let sets = |strategy: &String| match (self.passes.as_str(), strategy.as_str()) {
+            ("mix", "vec4") => 3,
+            ("mix", _) => 2,
+            _ => 1,
+        };
         let model = self.targets.iter().any(|t| t == "model") as u64;
         let drivers = self.targets.iter().filter(|t| *t != "model").count() as u64;
-        model * self.strategies.len() as u64 * sets + drivers
+        model * self.strategies.iter().map(sets).sum::<u64>() + drivers
     }
 
     /// The shards this directory holds.
@@ -349,7 +354,7 @@ pub fn run(
         deadline: limits.duration.map(|d| start + d),
     };
     let writer = StateWriter::new(out, limits.jobs, ckpt.counters.config_runs);
-    let mut collector = Collector::new(out, buckets, ckpt);
+    let mut collector = Collector::new(out, buckets, ckpt, id.runs_per_case());
     let shared = if id.feedback {
         let epoch = collector
             .checkpoint
