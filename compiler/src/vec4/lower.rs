@@ -369,7 +369,9 @@ impl Lower<'_> {
                 self.phi_storage(phi.dest.id);
             }
         }
-        for group in pack::groups(b, &self.reads, self.pack_all) {
+        let vals = &self.vals;
+        let placed = |v: ValueId| vals.get(&v).map(|p| (p.reg, p.sub, p.vstride));
+        for group in pack::groups(b, &self.reads, &placed, self.pack_all) {
             let members: Vec<&Instr> = group.iter().map(|&k| &b.instrs[k]).collect();
             if members.len() > 1 {
                 hit(PACK);

@@ -181,3 +181,28 @@ cmp.nz.f0.0(8) null<1>D g4<4>.xyyyD 0D { align16 1Q };
 (+f0.0.any4h) sel(8) g6<1>.xUD g2<0>.xUD g2<0>.zUD { align16 1Q };"
     );
 }
+
+#[test]
+fn values_packed_in_an_earlier_block_are_read_through_a_swizzle() {
+    // s and t share g4 (x, y); in the if's block the two fmuls read them
+    // through a swizzle, so they pack without a gather.
+    let (mut b, u) = with_uniforms(1, SlotType::F32);
+    let s = b.alu(Op::Fadd, &[u[0], u[2]]);
+    let t = b.alu(Op::Fadd, &[u[1], u[3]]);
+    let c = b.alu(Op::Flt, &[u[0], u[1]]);
+    b.begin_if(c);
+    let p = b.alu(Op::Fmul, &[s, u[0]]);
+    let q = b.alu(Op::Fmul, &[t, u[0]]);
+    let r = b.alu(Op::Fadd, &[p, q]);
+    b.store_output(0, r);
+    b.end_if();
+    let text = lowered(&b.finish().unwrap());
+    assert!(
+        text.contains("add(8) g4<1>.xyF g2<0>.xzzzF g2.4<0>.xzzzF { align16 1Q };"),
+        "{text}"
+    );
+    assert!(
+        text.contains("mul(8) g6<1>.xyF g4<4>.xyyyF g2<0>.xF { align16 1Q };"),
+        "{text}"
+    );
+}

@@ -241,12 +241,17 @@ enum Origin {
     /// A uniform of this 16-byte payload row (two 8-byte slots per row:
     /// `eu::abi::uniform_location`).
     UniformRow(u64),
+    /// A value lowered before this block: (register, subregister,
+    /// vertical stride) of its place.
+    Placed(u32, u32, u8),
 }
 
 /// The block's planner: what each value of the block is and how often the
 /// program reads each value.
 struct Planner<'a> {
     b: &'a Block,
+    /// Where the values lowered before this block are.
+    placed: &'a dyn Fn(ValueId) -> Option<(u32, u32, u8)>,
     uses: &'a HashMap<ValueId, u32>,
     copies: &'a HashMap<ValueId, u32>,
     origin: HashMap<ValueId, Origin>,
@@ -266,9 +271,17 @@ impl Planner<'_> {
             return false;
         };
         let (first, size) = self.groups[g];
+        // Not a bcsel: its SEL is predicated, and coalescing does not count
+        // a predicated write as producing the value.
         let op = self.b.instrs[first].op;
-        let reswizzles = form(op).is_some_and(|f| !f.writes_flag) || op == Op::Bcsel;
+        let reswizzles = form(op).is_some_and(|f| !f.writes_flag);
         size == 1 && reswizzles && self.uses.get(&v) == Some(&1)
+    }
+
+    /// Where `v` is: planned in this block, or lowered before it.
+    fn origin_of(&self, v: ValueId) -> Option<Origin> {
+        let placed = || (self.placed)(v).map(|(r, s, vs)| Origin::Placed(r, s, vs));
+        self.origin.get(&v).copied().or_else(placed)
     }
 
     /// The instructions a group costs: one, plus a MOV per gathered value
@@ -298,7 +311,7 @@ impl Planner<'_> {
         let mut cost = 1 + copied;
         for k in 0..first.srcs.len() {
             let vals: Vec<ValueId> = members.iter().map(|i| i.srcs[k]).collect();
-            let origins: Vec<Option<&Origin>> = vals.iter().map(|v| self.origin.get(v)).collect();
+            let origins: Vec<Option<Origin>> = vals.iter().map(|&v| self.origin_of(v)).collect();
             let one_place = vals.iter().all(|&v| v == vals[0])
                 || (origins[0].is_some() && origins.iter().all(|o| *o == origins[0]));
             if !one_place {
@@ -311,8 +324,9 @@ impl Planner<'_> {
 
 /// The block's instructions in emission order, as groups of indices into
 /// `b.instrs` (a group of one is an unpacked instruction). Each group sits
-/// at its first member's place. `uses` counts the program's reads of each
-/// value.
+/// at its first member's place. `reads` counts the program's reads of
+/// each value, and `placed` says where the values lowered before this
+/// block are.
 ///
 /// A member joins a group only if that makes the group save more
 /// instructions ([`Planner::cost`] against one instruction per member):
@@ -323,7 +337,12 @@ impl Planner<'_> {
 /// (Packing everything that may be packed made the code of 300
 /// vec4-profile cases 5% larger after the vec4 passes.) With `pack_all`
 /// (`vec4-pack=all`) every member that may join does.
-pub(super) fn groups(b: &Block, reads: &Reads, pack_all: bool) -> Vec<Vec<usize>> {
+pub(super) fn groups(
+    b: &Block,
+    reads: &Reads,
+    placed: &dyn Fn(ValueId) -> Option<(u32, u32, u8)>,
+    pack_all: bool,
+) -> Vec<Vec<usize>> {
     let defined_at: HashMap<ValueId, usize> = b
         .instrs
         .iter()
@@ -332,6 +351,7 @@ pub(super) fn groups(b: &Block, reads: &Reads, pack_all: bool) -> Vec<Vec<usize>
         .collect();
     let mut plan = Planner {
         b,
+        placed,
         uses: &reads.all,
         copies: &reads.copies,
         origin: HashMap::new(),
@@ -402,7 +422,7 @@ mod tests {
         let ir::CfNode::Block(block) = &p.body[0] else {
             panic!("a block first")
         };
-        groups(block, &reads, false)
+        groups(block, &reads, &|_| None, false)
     }
 
     fn builder(uniforms: usize, inputs: usize, outputs: usize) -> Builder {
@@ -475,5 +495,26 @@ mod tests {
             [vec![0], vec![1], vec![2], vec![3], vec![4], vec![5]]
         );
         assert_eq!(groups[6], vec![6, 7]);
+    }
+
+    #[test]
+    fn a_bcsel_result_is_not_free_to_gather() {
+        // Coalescing does not take a predicated SEL as the producer of a
+        // gathered value, so the fmuls reading two bcsels would pay two
+        // MOVs to save one instruction (a review's case).
+        let mut b = builder(0, 2, 1);
+        let x = b.load_input(0);
+        let y = b.load_input(1);
+        let c = b.alu(Op::Flt, &[x, y]);
+        let d = b.alu(Op::Flt, &[y, x]);
+        let s = b.alu(Op::Bcsel, &[c, x, y]);
+        let t = b.alu(Op::Bcsel, &[d, y, x]);
+        let p = b.alu(Op::Fmul, &[s, x]);
+        let q = b.alu(Op::Fmul, &[t, x]);
+        let r = b.alu(Op::Fadd, &[p, q]);
+        b.store_output(0, r);
+        // instrs: 0 x, 1 y, 2 c, 3 d, 4 s, 5 t, 6 p, 7 q, 8 r, 9 store.
+        let groups = planned(&b.finish().unwrap());
+        assert!(groups.iter().all(|g| g.len() == 1), "{groups:?}");
     }
 }
