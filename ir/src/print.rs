@@ -662,14 +662,14 @@ impl<'a> Printer<'a> {
         let ty = nir::alu_type_name(t);
         match op {
             Op::LoadInput => format!(
-                " (base={slot}, component=0, dest_type={ty}, io location={slot} slots=1)  // in0"
+                " (base={slot}, component=0, dest_type={ty}, io location={slot} slots=1)  // in{slot}"
             ),
             Op::LoadUniform => format!(
                 " (base={}, range=8, dest_type={ty})  // u{slot}",
                 slot * 8
             ),
             _ => format!(
-                " (base={slot}, wrmask=x, component=0, src_type={ty}, io location={slot} slots=1, xfb(), xfb2())  // out0"
+                " (base={slot}, wrmask=x, component=0, src_type={ty}, io location={slot} slots=1, xfb(), xfb2())  // out{slot}"
             ),
         }
     }
