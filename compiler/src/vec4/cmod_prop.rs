@@ -350,10 +350,10 @@ fn add_fold(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::brw::testutil::{apply, apply_with_bugs, canon, check_preserves, outputs};
+    use crate::brw::testutil::{apply, apply_with_bugs, check_preserves, outputs};
     use crate::bugs::BugSet;
 
-    use crate::vec4::testing::{prog, HEAD, TAIL};
+    use crate::vec4::testing::{prog, whole};
 
     fn floats(k: u32) -> u64 {
         (k as f32 - 1.5).to_bits() as u64
@@ -374,7 +374,7 @@ mov(8) g6<1>UD g5<4>.xUD { align16 1Q };";
             "cmp.nz.f0.0(8) null<1>.xD g4<4>.xD 0D { align16 1Q };\n",
             "",
         );
-        assert_eq!(q.text_compact(), canon(&format!("{HEAD}{want}\n{TAIL}")));
+        assert_eq!(q.text_compact(), whole(&want));
     }
 
     #[test]
@@ -417,7 +417,7 @@ cmp.g.f0.0(8) null<1>.xF g4<4>.xF 0F { align16 1Q };
         let want = "\
 add.g.f0.0(8) g4<1>.xF g3<4>.xF -1F { align16 1Q };
 (+f0.0.x) sel(8) g6<1>UD g4<4>.xUD 0x00000007UD { align16 1Q };";
-        assert_eq!(q.text_compact(), canon(&format!("{HEAD}{want}\n{TAIL}")));
+        assert_eq!(q.text_compact(), whole(want));
     }
 
     #[test]
@@ -501,7 +501,7 @@ cmp.nz.f0.0(8) null<1>.xD g4<4>.xD 0D { align16 1Q };
         let want = "\
 and.nz.f0.0(8) g4<1>.xUD g3<4>.xUD 0x00000006UD { align16 1Q };
 (+f0.0.x) sel(8) g6<1>UD g4<4>.xUD 0x00000007UD { align16 1Q };";
-        assert_eq!(q.text_compact(), canon(&format!("{HEAD}{want}\n{TAIL}")));
+        assert_eq!(q.text_compact(), whole(want));
         // A float producer is another matter (-0.0 is zero, its bits are not).
         let float = body.replace(
             "and(8) g4<1>.xUD g3<4>.xUD 0x00000006UD",

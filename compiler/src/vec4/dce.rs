@@ -258,10 +258,10 @@ fn step_flags(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::brw::testutil::{apply, canon, check_preserves};
+    use crate::brw::testutil::{apply, check_preserves};
     use crate::passes::FlagLiveness;
 
-    use crate::vec4::testing::{prog, HEAD, TAIL};
+    use crate::vec4::testing::{prog, whole};
 
     fn conservative(p: &mut VProgram) -> bool {
         run(
@@ -289,10 +289,7 @@ mov(8) g6<1>UD g5<4>.xUD { align16 1Q };";
         let q = check_preserves(&p, run, 5, &|k| (k as f32 - 2.0).to_bits() as u64);
         assert_eq!(
             q.text_compact(),
-            canon(&format!(
-                "{HEAD}{}\n{TAIL}",
-                SEED.replace("null<1>D", "null<1>.xD")
-            ))
+            whole(&SEED.replace("null<1>D", "null<1>.xD"))
         );
         let mut c = p.clone();
         assert!(!conservative(&mut c), "{}", c.text());
@@ -310,7 +307,7 @@ cmp.l.f0.0(8) g4<1>.yF g3<4>.yF 0F { align16 1Q };
         let want = body
             .replace("g5<1>.xyF", "g5<1>.xF")
             .replace("g4<1>.yF", "null<1>.yF");
-        assert_eq!(q.text_compact(), canon(&format!("{HEAD}{want}\n{TAIL}")));
+        assert_eq!(q.text_compact(), whole(&want));
     }
 
     #[test]

@@ -206,6 +206,15 @@ pub fn lower(p: &Program, opts: &CompileOptions) -> Result<VProgram, CompileErro
     Ok(l.v)
 }
 
+/// Where uniform `slot` sits in the payload: (register, subregister in
+/// dwords, component) of its vertical-stride-0 vec4, two 8-byte slots to a
+/// 16-byte row (`eu::abi::uniform_location`).
+pub(super) fn uniform_place(slot: u64) -> (u32, u32, u8) {
+    let (reg, sub8) = eu::abi::uniform_location(slot as u32, EXEC as u32, crate::vir::GRF_BYTES);
+    let byte = sub8 * 8;
+    (reg, (byte / 16) * 4, ((byte % 16) / 4) as u8)
+}
+
 /// Rejects what the vec4 backend does not compile, naming the first such
 /// op or slot.
 pub(super) fn check_supported(p: &Program) -> Result<(), CompileError> {
@@ -585,7 +594,7 @@ impl Lower<'_> {
     /// The ops without a one-instruction form that are not packed.
     fn instr(&mut self, i: &Instr) {
         use Op::*;
-        use RegType::{F, UD};
+        use RegType::F;
         let bits = i.dest.map_or(0, |d| d.bits);
         match i.op {
             Fceil => {
@@ -610,30 +619,18 @@ impl Lower<'_> {
                     addr,
                 });
                 self.v.insts.push(s);
-                if bits == 1 {
-                    let x = (Operand::Val(d, UD), Mod::None);
-                    self.compare(i, CondMod::Nz, UD, x, (Operand::Imm(0, UD), Mod::None));
-                } else {
-                    self.vals.insert(i.dest.expect("defines").id, d);
-                }
+                self.loaded(i, d);
             }
             LoadUniform => {
                 hit(UNIFORM);
-                let (reg, sub8) =
-                    eu::abi::uniform_location(i.imm as u32, EXEC as u32, crate::vir::GRF_BYTES);
-                let byte = sub8 * 8;
+                let (reg, sub, comp) = uniform_place(i.imm);
                 let u = V {
                     reg,
-                    sub: (byte / 16) * 4,
-                    comp: ((byte % 16) / 4) as u8,
+                    sub,
+                    comp,
                     vstride: 0,
                 };
-                if bits == 1 {
-                    let x = (Operand::Val(u, UD), Mod::None);
-                    self.compare(i, CondMod::Nz, UD, x, (Operand::Imm(0, UD), Mod::None));
-                } else {
-                    self.vals.insert(i.dest.expect("defines").id, u);
-                }
+                self.loaded(i, u);
             }
             InvocationId => {
                 self.vals
@@ -644,20 +641,20 @@ impl Lower<'_> {
         }
     }
 
-    /// A comparison into a fresh boolean component (of the source type, as
-    /// brw's CMP destinations are).
-    fn compare(
-        &mut self,
-        i: &Instr,
-        cmod: CondMod,
-        ty: RegType,
-        x: (Operand, Mod),
-        y: (Operand, Mod),
-    ) {
-        let d = self.fresh();
-        self.vals.insert(i.dest.expect("defines").id, d);
-        let c = self.emit(Opcode::Cmp, d.dst(ty), &[x, y]);
-        c.cmod = Some(cmod);
+    /// Defines the value of a load from the word it loaded: the word
+    /// itself, or for a boolean a comparison of it with 0 (UD, as brw's
+    /// CMP destinations take the source type).
+    fn loaded(&mut self, i: &Instr, word: V) {
+        let id = i.dest.expect("a load defines a value");
+        if id.bits != 1 {
+            self.vals.insert(id.id, word);
+            return;
+        }
+        let x = (Operand::Val(word, RegType::UD), Mod::None);
+        let zero = (Operand::Imm(0, RegType::UD), Mod::None);
+        let d = self.define(&[i], RegType::UD);
+        let c = self.emit(Opcode::Cmp, d, &[x, zero]);
+        c.cmod = Some(CondMod::Nz);
         c.flag = FLAG;
     }
 

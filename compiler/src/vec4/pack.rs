@@ -238,11 +238,8 @@ impl Reads {
 enum Origin {
     /// A component of the group with this index (its own vgrf).
     Group(usize),
-    /// A uniform of this 16-byte payload row (two 8-byte slots per row:
-    /// `eu::abi::uniform_location`).
-    UniformRow(u64),
-    /// A value lowered before this block: (register, subregister,
-    /// vertical stride) of its place.
+    /// A uniform, or a value lowered before this block: (register,
+    /// subregister, vertical stride) of its place.
     Placed(u32, u32, u8),
 }
 
@@ -384,9 +381,10 @@ pub(super) fn groups(
                 };
                 // Constants join while they cost no more: their shared
                 // register lets later groups read them through a swizzle.
-                let need = saving(&group) + isize::from(first.op != Op::LoadConst);
+                let need =
+                    (!pack_all).then(|| saving(&group) + isize::from(first.op != Op::LoadConst));
                 group.push(k);
-                if pack_all || saving(&group) >= need {
+                if need.is_none_or(|need| saving(&group) >= need) {
                     taken[k] = true;
                 } else {
                     group.pop();
@@ -399,7 +397,10 @@ pub(super) fn groups(
             let i = &b.instrs[m];
             if let Some(d) = i.dest {
                 let origin = match i.op {
-                    Op::LoadUniform if d.bits == 32 => Origin::UniformRow(i.imm / 2),
+                    Op::LoadUniform if d.bits == 32 => {
+                        let (reg, sub, _) = super::lower::uniform_place(i.imm);
+                        Origin::Placed(reg, sub, 0)
+                    }
                     _ => Origin::Group(id),
                 };
                 plan.origin.insert(d.id, origin);

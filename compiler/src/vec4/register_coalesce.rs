@@ -279,9 +279,9 @@ fn coalesce(p: &mut VProgram, start: usize, m: usize, ctx: &PassCtx) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::brw::testutil::{apply, canon, check_preserves, outputs};
+    use crate::brw::testutil::{apply, check_preserves, outputs};
 
-    use crate::vec4::testing::{prog, HEAD, TAIL};
+    use crate::vec4::testing::{prog, whole};
 
     fn ints(k: u32) -> u64 {
         (k * 3 + 1) as u64
@@ -296,7 +296,7 @@ mov(8) g6<1>UD g4<4>.xUD { align16 1Q };";
         let p = prog(body.replace("UD", "D").as_str());
         let q = check_preserves(&p, run, 5, &ints);
         let want = "add(8) g6<1>D g3<4>.xD 5D { align16 1Q };";
-        assert_eq!(q.text_compact(), canon(&format!("{HEAD}{want}\n{TAIL}")));
+        assert_eq!(q.text_compact(), whole(want));
     }
 
     #[test]
@@ -309,7 +309,7 @@ mov(8) g6<1>UD g4<4>.xUD { align16 1Q };";
         let p = prog(body);
         let q = check_preserves(&p, run, 5, &ints);
         let want = "mov(8) g6<1>F g3<4>.xUD { align16 1Q };";
-        assert_eq!(q.text_compact(), canon(&format!("{HEAD}{want}\n{TAIL}")));
+        assert_eq!(q.text_compact(), whole(want));
     }
 
     #[test]
@@ -329,7 +329,7 @@ mov(8) g6<1>.xzwD g4<4>.yxxxD { align16 1Q };";
 mov(8) g6<1>D 0D { align16 1Q };
 add(8) g6<1>.zwD g3<4>.xD 5D { align16 1Q };
 add(8) g6<1>.xD g3<4>.xD 3D { align16 1Q };";
-        assert_eq!(q.text_compact(), canon(&format!("{HEAD}{want}\n{TAIL}")));
+        assert_eq!(q.text_compact(), whole(want));
     }
 
     #[test]

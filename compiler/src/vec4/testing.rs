@@ -14,3 +14,9 @@ const VGRFS: &[(u32, u32)] = &[(2, 1), (3, 1), (4, 1), (5, 1), (6, 1), (7, 1)];
 pub fn prog(body: &str) -> VProgram {
     crate::brw::testutil::vprog4(&format!("{HEAD}{body}\n{TAIL}"), VGRFS)
 }
+
+/// The canonical text of the whole program around `body` (HEAD, body,
+/// TAIL), to compare with a pass's result.
+pub fn whole(body: &str) -> String {
+    crate::brw::testutil::canon(&format!("{HEAD}{body}\n{TAIL}"))
+}

@@ -91,6 +91,17 @@ pub fn vec4_profile(base: &generator::Config) -> Option<generator::Config> {
     (!c.ops.is_empty()).then_some(c)
 }
 
+/// How many pass sets a case runs under one strategy ([`Mix::configs`]):
+/// with the mix's pass choice, all passes and the random subset, and for
+/// vec4 also all passes with `vec4-pack=all`; with any other choice, one.
+pub fn pass_sets_per_strategy(mix: bool, vec4: bool) -> u64 {
+    match (mix, vec4) {
+        (true, true) => 3,
+        (true, false) => 2,
+        (false, _) => 1,
+    }
+}
+
 impl Mix {
     /// The generator config of the fresh case generated from `seed`: one
     /// case in [`VEC4_SHARE`] gets the vec4 profile ([`vec4_profile`])
@@ -178,6 +189,10 @@ mod tests {
         // vec4 (last) at 8 channels (SIMD4x2), the others at one width, and
         // vec4 also under all passes with `vec4-pack=all`.
         assert_eq!(c.len(), 15);
+        for s in Strategy::ALL {
+            let n = c.iter().filter(|x| x.strategy == s).count() as u64;
+            assert_eq!(n, pass_sets_per_strategy(true, s.is_vec4()), "{s}");
+        }
         assert_eq!(c[13].passes.to_string(), "all,vec4-pack=all");
         assert!(c[..12].iter().all(|x| x.simd == c[0].simd));
         assert_eq!(c[12].strategy, Strategy::Vec4);

@@ -101,13 +101,10 @@ impl CampaignId {
     }
 
     /// Config-runs per case at most: the mix's model configs (when the
-    /// model is a target; `Mix::configs`: two pass sets per strategy in
-    /// the mix, three for vec4) and one run per driver target.
+    /// model is a target) and one run per driver target.
     pub fn runs_per_case(&self) -> u64 {
-        let sets = |strategy: &String| match (self.passes.as_str(), strategy.as_str()) {
-            ("mix", "vec4") => 3,
-            ("mix", _) => 2,
-            _ => 1,
+        let sets = |strategy: &String| {
+            mix::pass_sets_per_strategy(self.passes == "mix", strategy == "vec4")
         };
         let model = self.targets.iter().any(|t| t == "model") as u64;
         let drivers = self.targets.iter().filter(|t| *t != "model").count() as u64;
