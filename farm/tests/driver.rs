@@ -411,7 +411,7 @@ fn a_driver_finding_is_reduced_reported_reproduced_and_reduced_again() {
         Some(&faults),
     );
     assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
-    let name = "mismatch-vulkan_llvmpipe-load_uniform";
+    let name = "mismatch-vulkan_llvmpipe-load_input";
     let finding = out.join("findings").join(name);
     let b = &buckets(&out)["buckets"][name];
     assert_eq!(b["reduced"], true, "{b}");

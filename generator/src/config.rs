@@ -290,11 +290,20 @@ knobs! {
     edge_percent: u32 = 60, PERCENT;
     /// Percentage of two-operand ops (arithmetic, logic, comparisons) that
     /// reuse the operands of a recent one, sometimes swapped or with one
-    /// negated: `a - b` next to `a < b`, `a * b` next to `-a * b`. A quarter
-    /// of that share of ops is followed by a twin on the same operands (for
-    /// a float subtraction, half the time a comparison of them). The
+    /// negated: `a - b` next to `a < b`, `a * b` next to `-a * b`. The
     /// optimizer's cmod propagation and CSE only act on such shared operands.
     echo_percent: u32 = 20, PERCENT;
+    /// Percentage of two-operand ops (without a guard) followed right away
+    /// by a twin: the same op on the same operands, a quarter of the time
+    /// swapped and a third of the time with the first negated, clamped with
+    /// `fsat` when the first was; for a float subtraction, half the time a
+    /// comparison of its operands instead (half of those `flt`). These are
+    /// the pairs CSE merges or must refuse (`sat(a * b)` next to
+    /// `sat(-a * b)`), and the `a - b` next to `a < b` that cmod
+    /// propagation folds. As often, a cross-invocation op of a loop's
+    /// header is repeated after the loop on the same operands: the same op
+    /// under another execution mask, which nothing may merge (seed 004).
+    twin_percent: u32 = 20, PERCENT;
     /// Percentage of float arithmetic results wrapped in `fsat` (the EU's
     /// `.sat` modifier, which saturate propagation moves around).
     sat_percent: u32 = 25, PERCENT;
@@ -523,7 +532,7 @@ mod tests {
             names.join(" "),
             "swarm min_instrs max_instrs subgroup ops bit_sizes max_depth max_trip ifs loops \
              jumps max_inputs max_uniforms max_outputs min_invocations max_invocations \
-             edge_percent echo_percent sat_percent fresh_condition_percent max_header_ops \
+             edge_percent echo_percent twin_percent sat_percent fresh_condition_percent max_header_ops \
              helpers combined_condition_percent"
         );
         let depth = &k[6];

@@ -290,7 +290,7 @@ impl Gen<'_> {
             self.record(h.value, bits, kind, false);
             carried.push((h, bits));
         }
-        self.header_ops();
+        let header_cross = self.header_ops();
         let done = self.emit(Op::Uge, 1, &[i.value, bound]);
         // Header values (the phis and the exit test) dominate the exit.
         let header_vals = self.scopes.last().expect("pushed").clone();
@@ -342,5 +342,6 @@ impl Gen<'_> {
             }
             self.scopes.last_mut().expect("outer scope").push(v);
         }
+        self.convergence_twins(header_cross);
     }
 }

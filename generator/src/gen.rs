@@ -419,10 +419,27 @@ impl<'e> Gen<'e> {
     }
 
     /// Generates one op with operands and guards; returns its value.
+    /// `bcsel(c, a, b)` on two picked values of one size and kind.
+    pub(crate) fn select_on(&mut self, c: ValueId) -> ValueId {
+        let Sig::Select { sizes } = Op::Bcsel.info().sig else {
+            unreachable!("bcsel is a select")
+        };
+        let bits = self.pick_size(sizes, true).unwrap_or(32);
+        let kind = if bits == 1 {
+            Kind::Bool { origin: 32 }
+        } else if self.e.chance(1, 3) {
+            Kind::Float
+        } else {
+            Kind::Int
+        };
+        let a = self.pick(bits, kind);
+        let b = self.pick(bits, kind);
+        self.emit(Op::Bcsel, bits, &[c, a, b])
+    }
+
     pub(crate) fn gen_op(&mut self, op: Op) -> ValueId {
         use Op::*;
         let sig = op.info().sig;
-        let fk = Kind::Float;
         let ik = Kind::Int;
         let bk = Kind::Bool { origin: 32 };
         match sig {
@@ -481,19 +498,9 @@ impl<'e> Gen<'e> {
                 };
                 self.emit(op, bits, &[a, idx])
             }
-            Sig::Select { sizes } => {
-                let bits = self.pick_size(sizes, true).unwrap_or(32);
-                let kind = if bits == 1 {
-                    bk
-                } else if self.e.chance(1, 3) {
-                    fk
-                } else {
-                    ik
-                };
+            Sig::Select { .. } => {
                 let c = self.pick(1, bk);
-                let a = self.pick(bits, kind);
-                let b = self.pick(bits, kind);
-                self.emit(op, bits, &[c, a, b])
+                self.select_on(c)
             }
             Sig::Fixed32 { srcs } => {
                 let ops: Vec<ValueId> = match op {

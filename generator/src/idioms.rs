@@ -42,14 +42,16 @@ impl Gen<'_> {
     }
 
     /// After `op` made a value from `srcs` (a two-operand op without a
-    /// guard), `echo_percent / 4`% of the time the same op again on the
-    /// same operands, maybe swapped or with one negated, clamped with
-    /// `fsat` exactly when the first was: the pairs CSE merges (and must
-    /// not merge, as `sat(-a * b)` and `-sat(a * b)`). After a float
+    /// guard), `twin_percent`% of the time the same op again on the same
+    /// operands, maybe swapped or with one negated, clamped with `fsat`
+    /// exactly when the first was (and then, as the first, usually its
+    /// clamp's only reader): the pairs CSE merges (and must not merge, as
+    /// `sat(-a * b)` and `-sat(a * b)`). After a float
     /// subtraction the twin is half of the time a comparison of its
     /// operands instead (a quarter of the time swapped), right after it
-    /// (and its clamp): the `cmp a, b` that cmod propagation folds into
-    /// the ADD computing `a - b`, which must come first.
+    /// (and its clamp), half of the time selecting a value right away: the
+    /// `cmp a, b` that cmod propagation folds into the ADD computing
+    /// `a - b`, which must come first.
     pub(crate) fn maybe_twin(
         &mut self,
         op: Op,
@@ -58,7 +60,7 @@ impl Gen<'_> {
         srcs: [ValueId; 2],
         saturated: bool,
     ) {
-        if crate::guards::has_guard(op) || !self.e.chance(self.f.knobs.echo_percent as u64, 400) {
+        if crate::guards::has_guard(op) || !self.e.chance(self.f.knobs.twin_percent as u64, 100) {
             return;
         }
         if op == Op::Fsub && self.e.chance(1, 2) {
@@ -67,20 +69,38 @@ impl Gen<'_> {
                 .filter(|c| self.f.ops.contains(c))
                 .collect();
             if !compares.is_empty() {
-                let cmp = compares[self.e.below(compares.len() as u64) as usize];
+                // Half the time `flt`: brw folds a compare into the ADD only
+                // for .l and .g (a - b with infinities breaks the others),
+                // so the fold's own outcomes need it as much as its
+                // infinity refusal needs the rest.
+                let cmp = if compares.contains(&Op::Flt) && self.e.chance(1, 2) {
+                    Op::Flt
+                } else {
+                    compares[self.e.below(compares.len() as u64) as usize]
+                };
                 let (a, b) = if self.e.chance(1, 4) {
                     (srcs[1], srcs[0])
                 } else {
                     (srcs[0], srcs[1])
                 };
-                self.emit(cmp, 1, &[a, b]);
+                let c = self.emit(cmp, 1, &[a, b]);
+                // Half the time the comparison selects a value at once and,
+                // three times in four, nothing else reads it, as in
+                // `d = a - b; x = a < b ? y : z`: brw then compares into
+                // the flag only, the shape the fold looks for.
+                if self.f.ops.contains(&Op::Bcsel) && self.e.chance(1, 2) {
+                    self.select_on(c);
+                    if self.e.chance(3, 4) {
+                        self.forget(c);
+                    }
+                }
                 return;
             }
         }
         let (a, b) = self.vary(srcs[0], srcs[1], bits, kind);
         let twin = self.emit(op, bits, &[a, b]);
         if saturated {
-            self.emit(Op::Fsat, bits, &[twin]);
+            self.clamp(twin, bits);
         }
     }
 
@@ -136,13 +156,23 @@ impl Gen<'_> {
         {
             return v;
         }
+        self.clamp(v, bits)
+    }
+
+    /// `v` leaves the innermost scope: nothing made later picks it.
+    fn forget(&mut self, v: ValueId) {
+        let scope = self.scopes.last_mut().expect("a scope is always open");
+        scope.retain(|x| x.id != v);
+    }
+
+    /// `fsat(v)`; three times in four `v` then leaves the scope.
+    fn clamp(&mut self, v: ValueId, bits: u8) -> ValueId {
         let sat = self.emit(Op::Fsat, bits, &[v]);
         // Usually the clamp is the raw value's only reader, as in
         // `clamp(a - b, 0.0, 1.0)`: only then may saturate propagation move
         // the `.sat` into the producer.
         if self.e.chance(3, 4) {
-            let scope = self.scopes.last_mut().expect("a scope is always open");
-            scope.retain(|x| x.id != v);
+            self.forget(v);
         }
         sat
     }
@@ -219,8 +249,10 @@ impl Gen<'_> {
 
     /// Up to `max_header_ops` ops for a loop header, half of them subgroup
     /// ops when the case has any (a ballot or vote whose per-lane value
-    /// outlives a loop with a non-uniform exit).
-    pub(crate) fn header_ops(&mut self) {
+    /// outlives a loop with a non-uniform exit). Returns the cross-invocation
+    /// ops among them that are defined for any active lanes, with their
+    /// sizes and operands, for [`Gen::convergence_twins`].
+    pub(crate) fn header_ops(&mut self) -> Vec<(Op, u8, Vec<ValueId>)> {
         let n = self.e.range(0, self.f.knobs.max_header_ops as u64);
         let subgroup: Vec<Op> = self
             .rows
@@ -228,13 +260,37 @@ impl Gen<'_> {
             .map(|r| r.op)
             .filter(|op| op.info().class == OpClass::Subgroup && self.valid_here(*op))
             .collect();
+        let mut cross = Vec::new();
         for _ in 0..n {
             let op = if !subgroup.is_empty() && self.e.chance(1, 2) {
                 subgroup[self.e.below(subgroup.len() as u64) as usize]
             } else {
                 self.random_op()
             };
-            self.gen_op(op);
+            let v = self.gen_op(op);
+            let made = self
+                .b
+                .last_instr()
+                .filter(|i| i.op == op && i.dest.is_some_and(|d| d.id == v));
+            if let Some(i) = made {
+                if op.is_cross_invocation() && !op.may_be_undefined() {
+                    cross.push((op, i.dest.map_or(0, |d| d.bits), i.srcs.clone()));
+                }
+            }
+        }
+        cross
+    }
+
+    /// After a loop, `twin_percent`% of the time each of `header`'s
+    /// cross-invocation ops again, on the same operands (which the header
+    /// defined or saw, so they dominate this point): the same op under
+    /// another execution mask, which CSE, GCM and select peepholes must not
+    /// merge with the one in the loop (seed 004).
+    pub(crate) fn convergence_twins(&mut self, header: Vec<(Op, u8, Vec<ValueId>)>) {
+        for (op, bits, srcs) in header {
+            if self.e.chance(self.f.knobs.twin_percent as u64, 100) && self.valid_here(op) {
+                self.emit(op, bits, &srcs);
+            }
         }
     }
 }

@@ -101,6 +101,14 @@ impl Builder {
         }
     }
 
+    /// The last instruction of the current block, if it has any.
+    pub fn last_instr(&self) -> Option<&Instr> {
+        match self.frame().list.last() {
+            Some(CfNode::Block(b)) => b.instrs.last(),
+            _ => None,
+        }
+    }
+
     fn frame(&self) -> &Frame {
         self.stack.last().expect("the root frame is never popped")
     }

@@ -10,10 +10,13 @@
 //! caller runs the oracle and discards it, as the generator's guards cannot
 //! follow an edit.
 
+mod control;
+
 use crate::entropy::Entropy;
 use crate::values::{float_value, int_value, slot_value};
+use control::{wrap_in_loop, wrap_store_in_if};
 use ir::op::{OpClass, Sig, ValueKind};
-use ir::{Block, BlockId, Case, CfNode, Def, If, Instr, Jump, Loop, Op, Program, ValueId};
+use ir::{Block, Case, Def, Instr, Op, Program, ValueId};
 
 /// One mutator: its name, weight and edit. The edit returns false when the
 /// case has no site for it (the case is then unchanged).
@@ -62,6 +65,11 @@ pub static MUTATORS: &[Mutator] = &[
         name: "add-reader",
         weight: 2,
         apply: add_reader,
+    },
+    Mutator {
+        name: "twin",
+        weight: 2,
+        apply: twin,
     },
     Mutator {
         name: "interpose-unary",
@@ -440,239 +448,111 @@ fn interpose_unary(c: &mut Case, e: &mut dyn Entropy) -> bool {
     true
 }
 
-/// Stores an interior value to a new output slot, right after it is made
-/// (so the value escapes and cannot be folded away).
-fn add_reader(c: &mut Case, e: &mut dyn Entropy) -> bool {
+/// A `store_output` of `v` to `slot`.
+fn store(v: ValueId, slot: usize) -> Instr {
+    Instr {
+        op: Op::StoreOutput,
+        dest: None,
+        srcs: vec![v],
+        imm: slot as u64,
+    }
+}
+
+/// Runs `edit` at a site satisfying `pred` with the index of a new output
+/// slot, which the edit stores a value of the size it returns to (false
+/// when the case has no site or no room for another output).
+fn with_new_output(
+    c: &mut Case,
+    e: &mut dyn Entropy,
+    pred: &dyn Fn(&Instr) -> bool,
+    edit: &mut dyn FnMut(&mut Block, usize, usize, &mut dyn Entropy) -> u8,
+) -> bool {
     if c.program.outputs.len() >= MAX_OUTPUTS {
         return false;
     }
     let slot = c.program.outputs.len();
-    let pred = |i: &Instr| i.dest.is_some() && i.op != Op::LoadConst;
-    let mut ty = None;
-    let Some(k) = choose(&c.program, e, &pred) else {
+    let Some(site) = choose(&c.program, e, pred) else {
         return false;
     };
-    at_site(&mut c.program, k, &pred, &mut |b, i| {
-        let d = b.instrs[i].dest.expect("the site defines a value");
-        let t = ir::SlotType::int_of_bits(d.bits).expect("a value has an integer size");
-        b.instrs.insert(
-            i + 1,
-            Instr {
-                op: Op::StoreOutput,
-                dest: None,
-                srcs: vec![d.id],
-                imm: slot as u64,
-            },
-        );
-        ty = Some(t);
+    let mut stored = None;
+    at_site(&mut c.program, site, pred, &mut |b, i| {
+        stored = Some(edit(b, i, slot, &mut *e));
     });
-    match ty {
-        Some(t) => {
-            c.program.outputs.push(t);
+    match stored {
+        Some(bits) => {
+            c.program
+                .outputs
+                .push(ir::SlotType::int_of_bits(bits).expect("a value has an integer size"));
             true
         }
-        _ => false,
+        None => false,
     }
 }
 
-/// Splits a control-flow list at instruction `i` of block `at` (in the
-/// list): `[.., head(instrs[..i]), node, tail(instrs[end..], jump), ..]`.
-/// The head keeps the phis and gets a new id; the tail keeps the block's id,
-/// so phis that name it as a predecessor stay right.
-fn split_around(
-    list: &mut Vec<CfNode>,
-    at: usize,
-    range: std::ops::Range<usize>,
-    head_id: BlockId,
-    make: &mut dyn FnMut(Vec<Instr>) -> CfNode,
-) {
-    let CfNode::Block(b) = &mut list[at] else {
-        unreachable!("a block site")
-    };
-    let tail_instrs = b.instrs.split_off(range.end);
-    let moved = b.instrs.split_off(range.start);
-    let head = Block {
-        id: head_id,
-        phis: std::mem::take(&mut b.phis),
-        instrs: std::mem::take(&mut b.instrs),
-        jump: None,
-    };
-    let tail = Block {
-        id: b.id,
-        phis: vec![],
-        instrs: tail_instrs,
-        jump: b.jump.take(),
-    };
-    let node = make(moved);
-    list.splice(at..=at, [CfNode::Block(head), node, CfNode::Block(tail)]);
-}
-
-/// Finds the `k`-th block (program order) whose instructions satisfy
-/// `ok`, and splits around the instruction range `choose` gives.
-fn restructure(
-    list: &mut Vec<CfNode>,
-    k: &mut usize,
-    ok: &dyn Fn(&Block) -> bool,
-    edit: &mut dyn FnMut(&mut Vec<CfNode>, usize) -> bool,
-) -> Option<bool> {
-    let mut at = 0;
-    while at < list.len() {
-        match &mut list[at] {
-            CfNode::Block(b) => {
-                if ok(b) {
-                    if *k == 0 {
-                        return Some(edit(list, at));
-                    }
-                    *k -= 1;
-                }
-            }
-            CfNode::If(f) => {
-                if let Some(r) = restructure(&mut f.then_body, k, ok, edit) {
-                    return Some(r);
-                }
-                if let Some(r) = restructure(&mut f.else_body, k, ok, edit) {
-                    return Some(r);
-                }
-            }
-            CfNode::Loop(l) => {
-                if let Some(r) = restructure(&mut l.body, k, ok, edit) {
-                    return Some(r);
-                }
-            }
-        }
-        at += 1;
-    }
-    None
-}
-
-fn count_blocks(p: &Program, ok: &dyn Fn(&Block) -> bool) -> usize {
-    let mut n = 0;
-    p.for_each_block(&mut |b| n += ok(b) as usize);
-    n
-}
-
-fn empty_block(id: BlockId) -> CfNode {
-    CfNode::Block(Block {
-        id,
-        phis: vec![],
-        instrs: vec![],
-        jump: None,
+/// Stores an interior value to a new output slot, right after it is made
+/// (so the value escapes and cannot be folded away).
+fn add_reader(c: &mut Case, e: &mut dyn Entropy) -> bool {
+    let pred = |i: &Instr| i.dest.is_some() && i.op != Op::LoadConst;
+    with_new_output(c, e, &pred, &mut |b, i, slot, _| {
+        let d = b.instrs[i].dest.expect("the site defines a value");
+        b.instrs.insert(i + 1, store(d.id, slot));
+        d.bits
     })
 }
 
-/// Puts a `store_output` under an `if` on a condition defined before it
-/// (an existing 1-bit value of the block, or `invocation_id & 1`).
-fn wrap_store_in_if(c: &mut Case, e: &mut dyn Entropy) -> bool {
-    let ok = |b: &Block| b.instrs.iter().any(|i| i.op == Op::StoreOutput);
-    let n = count_blocks(&c.program, &ok);
-    if n == 0 {
-        return false;
-    }
-    let mut k = e.below(n as u64) as usize;
-    let next_value = c.program.value_bound() as u32;
-    let next_block = c.program.block_bound() as u32;
-    let mut body = std::mem::take(&mut c.program.body);
-    let done = restructure(&mut body, &mut k, &ok, &mut |list, at| {
-        let CfNode::Block(b) = &mut list[at] else {
-            return false;
+/// Copies a two-operand op (without a guard) right after itself, or after
+/// the `fsat` that reads it later in its block; the copy's operands are a
+/// quarter of the time swapped and a third of the time the first negated,
+/// the copy is clamped when the original is, and it is stored to a new
+/// output slot so it escapes. These are the pairs CSE merges or must
+/// refuse (`sat(a * b)` next to `sat(-a * b)`, `a + b` next to `b + a`),
+/// as the generator's `twin_percent` makes them, here made from any case
+/// that reached a rare corner.
+fn twin(c: &mut Case, e: &mut dyn Entropy) -> bool {
+    let bits = c.program.value_bits();
+    let next = c.program.value_bound() as u32;
+    let pred = |i: &Instr| {
+        generated(i.op)
+            && !crate::guards::has_guard(i.op)
+            && matches!(
+                i.op.info().sig,
+                Sig::Same { srcs: 2, .. } | Sig::Compare { .. }
+            )
+    };
+    with_new_output(c, e, &pred, &mut |b, i, slot, e| {
+        let orig = b.instrs[i].clone();
+        let d = orig.dest.expect("a two-operand op defines a value");
+        let clamp = (i + 1..b.instrs.len())
+            .find(|&j| b.instrs[j].op == Op::Fsat && b.instrs[j].srcs == [d.id]);
+        let (mut x, mut y) = (orig.srcs[0], orig.srcs[1]);
+        if e.chance(1, 4) {
+            std::mem::swap(&mut x, &mut y);
+        }
+        let w = bits[x.0 as usize];
+        let neg = match orig.op.info().kinds.src {
+            ValueKind::Float => Some(Op::Fneg),
+            ValueKind::Int => Some(Op::Ineg),
+            _ => None,
+        }
+        .filter(|&n| fits(n, w, &[w]));
+        let mut at = clamp.unwrap_or(i) + 1;
+        let mut id = next;
+        let mut put = |b: &mut Block, op: Op, bits: u8, srcs: Vec<ValueId>| {
+            let v = insert_before(b, at, alu(op, id, bits, srcs));
+            at += 1;
+            id += 1;
+            v
         };
-        let stores: Vec<usize> = (0..b.instrs.len())
-            .filter(|&i| b.instrs[i].op == Op::StoreOutput)
-            .collect();
-        let s = stores[e.below(stores.len() as u64) as usize];
-        let conds: Vec<ValueId> = b.instrs[..s]
-            .iter()
-            .filter_map(|i| i.dest.filter(|d| d.bits == 1).map(|d| d.id))
-            .collect();
-        let mut at_store = s;
-        let cond = if conds.is_empty() || e.chance(1, 3) {
-            let id = alu_nullary(b, at_store, next_value);
-            let one = konst(b, at_store + 1, next_value + 1, 32, 1);
-            let and = insert_before(
-                b,
-                at_store + 2,
-                alu(Op::Iand, next_value + 2, 32, vec![id, one]),
-            );
-            let zero = konst(b, at_store + 3, next_value + 3, 32, 0);
-            let c = insert_before(
-                b,
-                at_store + 4,
-                alu(Op::Ine, next_value + 4, 1, vec![and, zero]),
-            );
-            at_store += 5;
-            c
-        } else {
-            conds[e.below(conds.len() as u64) as usize]
-        };
-        let (then_id, else_id) = (BlockId(next_block + 1), BlockId(next_block + 2));
-        split_around(
-            list,
-            at,
-            at_store..at_store + 1,
-            BlockId(next_block),
-            &mut |moved| {
-                CfNode::If(If {
-                    cond,
-                    then_body: vec![CfNode::Block(Block {
-                        id: then_id,
-                        phis: vec![],
-                        instrs: moved,
-                        jump: None,
-                    })],
-                    else_body: vec![empty_block(else_id)],
-                })
-            },
-        );
-        true
-    });
-    c.program.body = body;
-    done == Some(true)
-}
-
-fn alu_nullary(b: &mut Block, at: usize, id: u32) -> ValueId {
-    insert_before(b, at, alu(Op::InvocationId, id, 32, vec![]))
-}
-
-fn konst(b: &mut Block, at: usize, id: u32, bits: u8, v: u64) -> ValueId {
-    let mut ins = alu(Op::LoadConst, id, bits, vec![]);
-    ins.imm = v;
-    insert_before(b, at, ins)
-}
-
-/// Puts a run of instructions into a loop that runs once
-/// (`loop { ...; break }`): its values are defined in the loop header,
-/// which dominates everything after the loop.
-fn wrap_in_loop(c: &mut Case, e: &mut dyn Entropy) -> bool {
-    let ok = |b: &Block| !b.instrs.is_empty();
-    let n = count_blocks(&c.program, &ok);
-    if n == 0 {
-        return false;
-    }
-    let mut k = e.below(n as u64) as usize;
-    let header = BlockId(c.program.block_bound() as u32 + 1);
-    let head_id = BlockId(c.program.block_bound() as u32);
-    let mut body = std::mem::take(&mut c.program.body);
-    let done = restructure(&mut body, &mut k, &ok, &mut |list, at| {
-        let CfNode::Block(b) = &list[at] else {
-            return false;
-        };
-        let len = b.instrs.len();
-        let start = e.below(len as u64) as usize;
-        let end = start + 1 + e.below((len - start).min(4) as u64) as usize;
-        split_around(list, at, start..end, head_id, &mut |moved| {
-            CfNode::Loop(Loop {
-                body: vec![CfNode::Block(Block {
-                    id: header,
-                    phis: vec![],
-                    instrs: moved,
-                    jump: Some(Jump::Break),
-                })],
-            })
-        });
-        true
-    });
-    c.program.body = body;
-    done == Some(true)
+        if let Some(n) = neg.filter(|_| e.chance(1, 3)) {
+            x = put(b, n, w, vec![x]);
+        }
+        let mut v = put(b, orig.op, d.bits, vec![x, y]);
+        if clamp.is_some() {
+            v = put(b, Op::Fsat, d.bits, vec![v]);
+        }
+        b.instrs.insert(at, store(v, slot));
+        d.bits
+    })
 }
 
 /// Moves an instruction earlier or later inside its block, past
@@ -836,6 +716,42 @@ mod tests {
         assert!(fits(Op::Ishl, 16, &[16, 32]));
         assert!(!fits(Op::Ishl, 16, &[16, 16]));
         assert!(fits(Op::Bcsel, 8, &[1, 8, 8]));
+    }
+
+    #[test]
+    fn a_twin_follows_the_clamp_and_escapes() {
+        let text = |body: &str, outputs: &str| {
+            format!(
+                "shader: t\ndecl_input 0 f32\ndecl_input 1 f32\n{outputs}impl main {{\n\tblock b0:\n\t32 %0 = @load_input () (slot=0)\n\t32 %1 = @load_input () (slot=1)\n\t32 %2 = fmul %0, %1\n{body}}}\n"
+            )
+        };
+        let one = "decl_output 0 f32\n";
+        let two = "decl_output 0 f32\ndecl_output 1 i32\n";
+        let clamped = ir::parse_case(&text(
+            "\t32 %3 = fsat %2\n\t@store_output (%3) (slot=0)\n",
+            one,
+        ))
+        .unwrap();
+        // Site 0 (the fmul), not swapped (1 of 4), negated (0 of 3): the
+        // twin and its clamp come after the original's clamp, the clamped
+        // twin goes to the new slot 1.
+        let mut c = clamped;
+        assert!(twin(&mut c, &mut Script(vec![0, 1, 0])));
+        let want = ir::parse_program(&text(
+            "\t32 %3 = fsat %2\n\t32 %4 = fneg %0\n\t32 %5 = fmul %4, %1\n\t32 %6 = fsat %5\n\t@store_output (%6) (slot=1)\n\t@store_output (%3) (slot=0)\n",
+            two,
+        ))
+        .unwrap();
+        assert_eq!(c.program, want);
+        // Unclamped, swapped (0 of 4), not negated (2 of 3).
+        let mut c = ir::parse_case(&text("\t@store_output (%2) (slot=0)\n", one)).unwrap();
+        assert!(twin(&mut c, &mut Script(vec![0, 0, 2])));
+        let want = ir::parse_program(&text(
+            "\t32 %3 = fmul %1, %0\n\t@store_output (%3) (slot=1)\n\t@store_output (%2) (slot=0)\n",
+            two,
+        ))
+        .unwrap();
+        assert_eq!(c.program, want);
     }
 
     #[test]
