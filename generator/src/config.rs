@@ -296,8 +296,9 @@ knobs! {
     /// Percentage of two-operand ops (without a guard) followed right away
     /// by a twin: the same op on the same operands, a quarter of the time
     /// swapped and a third of the time with the first negated, clamped with
-    /// `fsat` when the first was; for a float subtraction, half the time a
-    /// comparison of its operands instead (half of those `flt`). These are
+    /// `fsat` when the first was; for a float subtraction, three times in
+    /// four a comparison of its operands instead (half of those `flt`),
+    /// which mostly selects a value at once. These are
     /// the pairs CSE merges or must refuse (`sat(a * b)` next to
     /// `sat(-a * b)`), and the `a - b` next to `a < b` that cmod
     /// propagation folds. As often, a cross-invocation op of a loop's

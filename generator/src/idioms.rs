@@ -46,10 +46,10 @@ impl Gen<'_> {
     /// operands, maybe swapped or with one negated, clamped with `fsat`
     /// exactly when the first was (and then, as the first, usually its
     /// clamp's only reader): the pairs CSE merges (and must not merge, as
-    /// `sat(-a * b)` and `-sat(a * b)`). After a float
-    /// subtraction the twin is half of the time a comparison of its
-    /// operands instead (a quarter of the time swapped), right after it
-    /// (and its clamp), half of the time selecting a value right away: the
+    /// `sat(-a * b)` and `-sat(a * b)`). After a float subtraction the
+    /// twin is three times in four a comparison of its operands instead (a
+    /// quarter of the time swapped), right after it (and its clamp), three
+    /// times in four selecting a value right away: the
     /// `cmp a, b` that cmod propagation folds into the ADD computing
     /// `a - b`, which must come first.
     pub(crate) fn maybe_twin(
@@ -63,7 +63,7 @@ impl Gen<'_> {
         if crate::guards::has_guard(op) || !self.e.chance(self.f.knobs.twin_percent as u64, 100) {
             return;
         }
-        if op == Op::Fsub && self.e.chance(1, 2) {
+        if op == Op::Fsub && self.e.chance(3, 4) {
             let compares: Vec<Op> = [Op::Flt, Op::Fge, Op::Feq, Op::Fneu]
                 .into_iter()
                 .filter(|c| self.f.ops.contains(c))
@@ -84,11 +84,11 @@ impl Gen<'_> {
                     (srcs[0], srcs[1])
                 };
                 let c = self.emit(cmp, 1, &[a, b]);
-                // Half the time the comparison selects a value at once and,
-                // three times in four, nothing else reads it, as in
+                // Three times in four the comparison selects a value at once
+                // and, three times in four, nothing else reads it, as in
                 // `d = a - b; x = a < b ? y : z`: brw then compares into
                 // the flag only, the shape the fold looks for.
-                if self.f.ops.contains(&Op::Bcsel) && self.e.chance(1, 2) {
+                if self.f.ops.contains(&Op::Bcsel) && self.e.chance(3, 4) {
                     self.select_on(c);
                     if self.e.chance(3, 4) {
                         self.forget(c);
