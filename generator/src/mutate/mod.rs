@@ -504,7 +504,9 @@ fn add_reader(c: &mut Case, e: &mut dyn Entropy) -> bool {
 /// the `fsat` that reads it later in its block; the copy's operands are a
 /// quarter of the time swapped and a third of the time the first negated,
 /// the copy is clamped when the original is, and it is stored to a new
-/// output slot so it escapes. These are the pairs CSE merges or must
+/// output slot so it escapes. A float subtraction's copy is three times in
+/// four a comparison of its operands selecting one of them
+/// (`a < b ? a : b`), the `cmp` brw folds into the ADD. These are the pairs CSE merges or must
 /// refuse (`sat(a * b)` next to `sat(-a * b)`, `a + b` next to `b + a`),
 /// as the generator's `twin_percent` makes them, here made from any case
 /// that reached a rare corner.
@@ -543,6 +545,20 @@ fn twin(c: &mut Case, e: &mut dyn Entropy) -> bool {
             id += 1;
             v
         };
+        if orig.op == Op::Fsub && e.chance(3, 4) {
+            // As the generator's twin of a subtraction: a comparison of its
+            // operands (flt half the time), selecting one of them.
+            const COMPARES: [Op; 4] = [Op::Flt, Op::Fge, Op::Feq, Op::Fneu];
+            let cmp = if e.chance(1, 2) {
+                Op::Flt
+            } else {
+                COMPARES[e.below(4) as usize]
+            };
+            let c = put(b, cmp, 1, vec![x, y]);
+            let v = put(b, Op::Bcsel, d.bits, vec![c, x, y]);
+            b.instrs.insert(at, store(v, slot));
+            return d.bits;
+        }
         if let Some(n) = neg.filter(|_| e.chance(1, 3)) {
             x = put(b, n, w, vec![x]);
         }
@@ -750,6 +766,22 @@ mod tests {
             "\t32 %3 = fmul %1, %0\n\t@store_output (%3) (slot=1)\n\t@store_output (%2) (slot=0)\n",
             two,
         ))
+        .unwrap();
+        assert_eq!(c.program, want);
+    }
+
+    #[test]
+    fn a_subtractions_twin_compares_and_selects() {
+        let case = ir::parse_case(
+            "shader: t\ndecl_input 0 f32\ndecl_input 1 f32\ndecl_output 0 f32\nimpl main {\n\tblock b0:\n\t32 %0 = @load_input () (slot=0)\n\t32 %1 = @load_input () (slot=1)\n\t32 %2 = fsub %0, %1\n\t32 %3 = fsat %2\n\t@store_output (%3) (slot=0)\n}\n",
+        )
+        .unwrap();
+        // Site 0, not swapped (1 of 4), a comparison (0 of 4), flt (0 of 2).
+        let mut c = case;
+        assert!(twin(&mut c, &mut Script(vec![0, 1, 0, 0])));
+        let want = ir::parse_program(
+            "shader: t\ndecl_input 0 f32\ndecl_input 1 f32\ndecl_output 0 f32\ndecl_output 1 i32\nimpl main {\n\tblock b0:\n\t32 %0 = @load_input () (slot=0)\n\t32 %1 = @load_input () (slot=1)\n\t32 %2 = fsub %0, %1\n\t32 %3 = fsat %2\n\t1 %4 = flt %0, %1\n\t32 %5 = bcsel %4, %0, %1\n\t@store_output (%5) (slot=1)\n\t@store_output (%3) (slot=0)\n}\n",
+        )
         .unwrap();
         assert_eq!(c.program, want);
     }
