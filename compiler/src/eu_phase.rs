@@ -29,8 +29,9 @@ struct Key {
     spill_all: bool,
 }
 
-/// EU phases a thread keeps (the default mix runs twelve configs per case,
-/// two pass sets under six strategies).
+/// EU phases a thread keeps (the default mix runs twelve scalar configs per
+/// case, two pass sets under six strategies, and they run first; a vec4
+/// case's three vec4 configs then have phases of their own).
 const KEPT: usize = 12;
 
 thread_local! {

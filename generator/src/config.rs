@@ -298,10 +298,9 @@ knobs! {
     /// swapped and a third of the time with the first negated, clamped with
     /// `fsat` when the first was; for a float subtraction, three times in
     /// four a comparison of its operands instead (half of those `flt`),
-    /// which mostly selects a value at once. These are
-    /// the pairs CSE merges or must refuse (`sat(a * b)` next to
-    /// `sat(-a * b)`), and the `a - b` next to `a < b` that cmod
-    /// propagation folds. As often, a cross-invocation op of a loop's
+    /// which mostly selects a value at once. These are the pairs CSE
+    /// merges or must refuse (`sat(a * b)` next to `sat(-a * b)`), and the
+    /// `a - b` next to `a < b` that cmod propagation folds. As often, a cross-invocation op of a loop's
     /// header is repeated after the loop on the same operands: the same op
     /// under another execution mask, which nothing may merge (seed 004).
     twin_percent: u32 = 20, PERCENT;

@@ -418,7 +418,6 @@ impl<'e> Gen<'e> {
         }
     }
 
-    /// Generates one op with operands and guards; returns its value.
     /// `bcsel(c, a, b)` on two picked values of one size and kind.
     pub(crate) fn select_on(&mut self, c: ValueId) -> ValueId {
         let Sig::Select { sizes } = Op::Bcsel.info().sig else {
@@ -437,6 +436,7 @@ impl<'e> Gen<'e> {
         self.emit(Op::Bcsel, bits, &[c, a, b])
     }
 
+    /// Generates one op with operands and guards; returns its value.
     pub(crate) fn gen_op(&mut self, op: Op) -> ValueId {
         use Op::*;
         let sig = op.info().sig;

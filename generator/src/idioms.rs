@@ -3,6 +3,7 @@
 //! one's operands), `fsat` wrapping, fresh and negated if conditions, and
 //! ops in a loop's header that stay live after the loop.
 
+use crate::entropy::Entropy;
 use crate::gen::{Gen, Kind};
 use ir::op::{Op, OpClass, Sig};
 use ir::ValueId;
@@ -17,6 +18,26 @@ pub(crate) struct Echo {
     kind: Kind,
     a: ValueId,
     b: ValueId,
+}
+
+/// A comparison for the twin of a float subtraction, among those `enabled`
+/// (None if none is): half the time `flt`, because brw folds a compare
+/// into the ADD computing `a - b` only for .l and .g (infinities break the
+/// others), so the fold's own outcomes need it as much as its infinity
+/// refusal needs the rest.
+pub(crate) fn subtraction_compare(e: &mut dyn Entropy, enabled: &dyn Fn(Op) -> bool) -> Option<Op> {
+    let compares: Vec<Op> = [Op::Flt, Op::Fge, Op::Feq, Op::Fneu]
+        .into_iter()
+        .filter(|&c| enabled(c))
+        .collect();
+    if compares.is_empty() {
+        return None;
+    }
+    Some(if compares.contains(&Op::Flt) && e.chance(1, 2) {
+        Op::Flt
+    } else {
+        compares[e.below(compares.len() as u64) as usize]
+    })
 }
 
 /// Whether a value of kind `have` may stand where `want` is asked for
@@ -47,11 +68,11 @@ impl Gen<'_> {
     /// exactly when the first was (and then, as the first, usually its
     /// clamp's only reader): the pairs CSE merges (and must not merge, as
     /// `sat(-a * b)` and `-sat(a * b)`). After a float subtraction the
-    /// twin is three times in four a comparison of its operands instead (a
-    /// quarter of the time swapped), right after it (and its clamp), three
-    /// times in four selecting a value right away: the
-    /// `cmp a, b` that cmod propagation folds into the ADD computing
-    /// `a - b`, which must come first.
+    /// twin is three times in four a comparison of its operands instead
+    /// ([`subtraction_compare`], a quarter of the time swapped), right
+    /// after it (and its clamp), three times in four selecting a value right
+    /// away: the `cmp a, b` that cmod propagation folds into the ADD
+    /// computing `a - b`, which must come first.
     pub(crate) fn maybe_twin(
         &mut self,
         op: Op,
@@ -64,20 +85,8 @@ impl Gen<'_> {
             return;
         }
         if op == Op::Fsub && self.e.chance(3, 4) {
-            let compares: Vec<Op> = [Op::Flt, Op::Fge, Op::Feq, Op::Fneu]
-                .into_iter()
-                .filter(|c| self.f.ops.contains(c))
-                .collect();
-            if !compares.is_empty() {
-                // Half the time `flt`: brw folds a compare into the ADD only
-                // for .l and .g (a - b with infinities breaks the others),
-                // so the fold's own outcomes need it as much as its
-                // infinity refusal needs the rest.
-                let cmp = if compares.contains(&Op::Flt) && self.e.chance(1, 2) {
-                    Op::Flt
-                } else {
-                    compares[self.e.below(compares.len() as u64) as usize]
-                };
+            let ops = &self.f.ops;
+            if let Some(cmp) = subtraction_compare(self.e, &|c| ops.contains(&c)) {
                 let (a, b) = if self.e.chance(1, 4) {
                     (srcs[1], srcs[0])
                 } else {
@@ -268,17 +277,20 @@ impl Gen<'_> {
                 self.random_op()
             };
             let v = self.gen_op(op);
-            let made = self
-                .b
-                .last_instr()
-                .filter(|i| i.op == op && i.dest.is_some_and(|d| d.id == v));
-            if let Some(i) = made {
-                if op.is_cross_invocation() && !op.may_be_undefined() {
-                    cross.push((op, i.dest.map_or(0, |d| d.bits), i.srcs.clone()));
-                }
-            }
+            cross.extend(self.cross_made(op, v));
         }
         cross
+    }
+
+    /// The op, size and operands of `v` if the last instruction made it
+    /// with the cross-invocation op `op`, defined for any active lanes.
+    fn cross_made(&self, op: Op, v: ValueId) -> Option<(Op, u8, Vec<ValueId>)> {
+        if !op.is_cross_invocation() || op.may_be_undefined() {
+            return None;
+        }
+        let i = self.b.last_instr()?;
+        let d = i.dest.filter(|d| i.op == op && d.id == v)?;
+        Some((op, d.bits, i.srcs.clone()))
     }
 
     /// After a loop, `twin_percent`% of the time each of `header`'s

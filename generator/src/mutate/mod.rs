@@ -13,6 +13,7 @@
 mod control;
 
 use crate::entropy::Entropy;
+use crate::idioms::subtraction_compare;
 use crate::values::{float_value, int_value, slot_value};
 use control::{wrap_in_loop, wrap_store_in_if};
 use ir::op::{OpClass, Sig, ValueKind};
@@ -360,15 +361,21 @@ fn swap_operands(c: &mut Case, e: &mut dyn Entropy) -> bool {
     true
 }
 
+/// The negation of a value `op` reads: `fneg` for a float, `ineg` for an
+/// integer.
+fn negation(op: Op) -> Option<Op> {
+    match op.info().kinds.src {
+        ValueKind::Float => Some(Op::Fneg),
+        ValueKind::Int => Some(Op::Ineg),
+        _ => None,
+    }
+}
+
 /// Negates a value source (`ineg` or `fneg`, by what the op reads).
 fn negate_operand(c: &mut Case, e: &mut dyn Entropy) -> bool {
     let bits = c.program.value_bits();
     let next = c.program.value_bound() as u32;
-    let neg_for = |i: &Instr| match i.op.info().kinds.src {
-        ValueKind::Float => Some(Op::Fneg),
-        ValueKind::Int => Some(Op::Ineg),
-        _ => None,
-    };
+    let neg_for = |i: &Instr| negation(i.op);
     let pred = |i: &Instr| {
         generated(i.op)
             && neg_for(i).is_some_and(|neg| {
@@ -506,10 +513,10 @@ fn add_reader(c: &mut Case, e: &mut dyn Entropy) -> bool {
 /// the copy is clamped when the original is, and it is stored to a new
 /// output slot so it escapes. A float subtraction's copy is three times in
 /// four a comparison of its operands selecting one of them
-/// (`a < b ? a : b`), the `cmp` brw folds into the ADD. These are the pairs CSE merges or must
-/// refuse (`sat(a * b)` next to `sat(-a * b)`, `a + b` next to `b + a`),
-/// as the generator's `twin_percent` makes them, here made from any case
-/// that reached a rare corner.
+/// (`a < b ? a : b`), the `cmp` brw folds into the ADD. These are the
+/// pairs CSE merges or must refuse (`sat(a * b)` next to `sat(-a * b)`,
+/// `a + b` next to `b + a`), as the generator's `twin_percent` makes them,
+/// here made from any case that reached a rare corner.
 fn twin(c: &mut Case, e: &mut dyn Entropy) -> bool {
     let bits = c.program.value_bits();
     let next = c.program.value_bound() as u32;
@@ -531,12 +538,7 @@ fn twin(c: &mut Case, e: &mut dyn Entropy) -> bool {
             std::mem::swap(&mut x, &mut y);
         }
         let w = bits[x.0 as usize];
-        let neg = match orig.op.info().kinds.src {
-            ValueKind::Float => Some(Op::Fneg),
-            ValueKind::Int => Some(Op::Ineg),
-            _ => None,
-        }
-        .filter(|&n| fits(n, w, &[w]));
+        let neg = negation(orig.op).filter(|&n| fits(n, w, &[w]));
         let mut at = clamp.unwrap_or(i) + 1;
         let mut id = next;
         let mut put = |b: &mut Block, op: Op, bits: u8, srcs: Vec<ValueId>| {
@@ -547,13 +549,8 @@ fn twin(c: &mut Case, e: &mut dyn Entropy) -> bool {
         };
         if orig.op == Op::Fsub && e.chance(3, 4) {
             // As the generator's twin of a subtraction: a comparison of its
-            // operands (flt half the time), selecting one of them.
-            const COMPARES: [Op; 4] = [Op::Flt, Op::Fge, Op::Feq, Op::Fneu];
-            let cmp = if e.chance(1, 2) {
-                Op::Flt
-            } else {
-                COMPARES[e.below(4) as usize]
-            };
+            // operands, selecting one of them.
+            let cmp = subtraction_compare(e, &|_| true).expect("every compare is allowed");
             let c = put(b, cmp, 1, vec![x, y]);
             let v = put(b, Op::Bcsel, d.bits, vec![c, x, y]);
             b.instrs.insert(at, store(v, slot));
