@@ -192,6 +192,11 @@ impl<'a> Earlier<'a> {
         }
     }
 
+    /// Whether the two programs are the same.
+    pub fn same(&self) -> bool {
+        self.prefix == self.now.len() && self.now.len() == self.before.len()
+    }
+
     /// The index in `before` of an instruction equal to `now[k]`, if one
     /// was found.
     pub fn index(&self, k: usize) -> Option<usize> {

@@ -285,6 +285,16 @@ enum Read {
 }
 
 /// The widening MOV at `m`, if it is one.
+/// Whether `i` is a 16-to-32-bit integer MOV from a GRF: only those count
+/// as examined.
+fn widening_mov(i: &Instruction) -> bool {
+    i.op == Opcode::Mov
+        && matches!(i.dst.ty, RegType::D | RegType::UD)
+        && i.srcs.first().is_some_and(|s| {
+            matches!(s.kind, SrcKind::Grf { .. }) && matches!(s.ty, RegType::W | RegType::UW)
+        })
+}
+
 fn candidate(
     p: &VProgram,
     b: &Bools,
@@ -294,12 +304,7 @@ fn candidate(
 ) -> Option<(Src, Vec<u32>, Vec<u32>)> {
     let i = &p.insts[m];
     let s = *i.srcs.first()?;
-    // Only 16-to-32-bit integer MOVs from a GRF count as examined.
-    if i.op != Opcode::Mov
-        || !matches!(i.dst.ty, RegType::D | RegType::UD)
-        || !matches!(s.kind, SrcKind::Grf { .. })
-        || !matches!(s.ty, RegType::W | RegType::UW)
-    {
+    if !widening_mov(i) {
         return None;
     }
     let refusal = if s.ty != RegType::W {
@@ -546,6 +551,11 @@ fn rewrite(
 
 /// Runs the pass; returns whether it changed the program.
 pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
+    // Without a widening MOV there is nothing to examine (and nothing to
+    // report): the analyses below are not paid for.
+    if !p.insts.iter().any(widening_mov) {
+        return false;
+    }
     let mixed = ctx.bool_cleanup == crate::passes::BoolCleanupMode::Mixed;
     let Ok(cfg) = Cfg::build(&p.insts) else {
         return false;

@@ -446,6 +446,7 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
         }
     }
     let n = p.insts.len();
+    let mut index = ReaderIndex::new(&p.insts, &writes);
     let mut changed = false;
     for blk in &cfg.blocks {
         for m in blk.start..blk.end {
@@ -459,16 +460,19 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
             let pin = pinning(p, &writes, blk.start, m, ctx.bugs);
             hit(pin.err().unwrap_or(cov::SCOPE_PINNED));
             let global = pin.is_ok();
+            // Every instruction that may read the copy's destination, in
+            // order: the others read none of its bytes.
+            let candidates = index.readers_of(dst_range);
             // The readers in reach, and why the others are not.
             type Ranges = Vec<(std::ops::Range<usize>, Point)>;
-            let (readers, out_of_reach): (Vec<usize>, Ranges) = if global {
+            let (reach, out_of_reach): (std::ops::Range<usize>, Ranges) = if global {
                 // Readers between the source's first writer in this block
                 // and the copy would see the new source but the old copy.
                 let first_w = (blk.start..m)
                     .find(|&w| overlaps(&writes[w].writes, &src_fp))
                     .unwrap_or(m);
                 (
-                    (0..n).filter(|k| !(first_w..=m).contains(k)).collect(),
+                    first_w..m + 1,
                     vec![(first_w..m, cov::REFUSE_READ_BEFORE_COPY)],
                 )
             } else {
@@ -476,7 +480,7 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
                     .find(|&k| overlaps(&writes[k].writes, &src_fp))
                     .map_or(blk.end, |k| k + 1);
                 (
-                    (m + 1..stop).collect(),
+                    m + 1..stop,
                     vec![
                         (0..blk.start, cov::REFUSE_OTHER_BLOCK),
                         (blk.end..n, cov::REFUSE_OTHER_BLOCK),
@@ -486,12 +490,18 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
                 )
             };
             for (range, point) in out_of_reach {
-                for k in range {
+                for &k in candidates.iter().filter(|k| range.contains(k)) {
                     if reads_copy(&p.insts[k], &dst_fp, dst_range) {
                         hit(point);
                     }
                 }
             }
+            // A global copy reaches every reader outside `reach`, a local
+            // one exactly those inside it.
+            let readers = candidates
+                .iter()
+                .copied()
+                .filter(|k| reach.contains(k) != global);
             for k in readers {
                 let reader = &mut p.insts[k];
                 if !reader.op.has_dst() || reader.op == Opcode::Send {
@@ -510,6 +520,7 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
                         && propagate(reader, s, &mv, &machine, ctx.bugs)
                     {
                         changed = true;
+                        index.add(k, reader);
                         if !(blk.start..blk.end).contains(&k) {
                             hit(cov::PROP_OTHER_BLOCK);
                         }
@@ -519,6 +530,66 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
         }
     }
     changed
+}
+
+/// Per register, the instructions that may read it: every instruction
+/// whose footprint reads it or one of whose sources spans it, kept that
+/// way as propagation rewrites sources (a rewritten reader is added under
+/// its new sources' registers; stale entries are harmless, the readers
+/// are checked byte by byte).
+struct ReaderIndex {
+    by_reg: Vec<Vec<usize>>,
+}
+
+impl ReaderIndex {
+    fn new(insts: &[Instruction], access: &[Rc<Access>]) -> ReaderIndex {
+        let mut index = ReaderIndex { by_reg: Vec::new() };
+        for (k, (i, a)) in insts.iter().zip(access).enumerate() {
+            for r in &a.reads {
+                index.push(r.reg, k);
+            }
+            index.add(k, i);
+        }
+        index
+    }
+
+    /// Records that `i`, at index `k`, reads the registers its sources span.
+    fn add(&mut self, k: usize, i: &Instruction) {
+        for s in &i.srcs {
+            if let Some(bytes) = crate::vir::src_bytes(s, i.exec_size) {
+                let (first, last) = crate::vir::regs_of(bytes);
+                for r in first..=last {
+                    self.push(r, k);
+                }
+            }
+        }
+    }
+
+    fn push(&mut self, r: u32, k: usize) {
+        let r = r as usize;
+        if self.by_reg.len() <= r {
+            self.by_reg.resize_with(r + 1, Vec::new);
+        }
+        if self.by_reg[r].last() != Some(&k) {
+            self.by_reg[r].push(k);
+        }
+    }
+
+    /// The instructions that may read a byte of `bytes`, in order.
+    fn readers_of(&self, bytes: Option<(u32, u32)>) -> Vec<usize> {
+        let Some(bytes) = bytes else {
+            return Vec::new();
+        };
+        let (first, last) = crate::vir::regs_of(bytes);
+        let mut out: Vec<usize> = (first..=last)
+            .filter_map(|r| self.by_reg.get(r as usize))
+            .flatten()
+            .copied()
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
 }
 
 #[cfg(test)]

@@ -39,7 +39,7 @@
 
 use super::cfg::Cfg;
 use super::ops::{shared_access, Access, Kill};
-use crate::vir::{VProgram, Vgrf};
+use crate::vir::{Earlier, VProgram, Vgrf};
 use eu::Instruction;
 use std::borrow::Cow;
 use std::cell::{OnceCell, RefCell};
@@ -202,9 +202,10 @@ thread_local! {
 enum Reuse {
     /// It was of this very program.
     Same(Rc<Liveness>),
-    /// It was not: here are `p`'s footprints, those of instructions
-    /// unchanged at the same index copied from it (a footprint depends on
-    /// the instruction alone), the others computed.
+    /// It was not: here are `p`'s footprints, those of instructions it
+    /// also had (the common prefix and suffix, the same index when the
+    /// length did not change) copied from it (a footprint depends on the
+    /// instruction alone), the others computed.
     Footprints(Vec<Rc<Access>>),
 }
 
@@ -212,19 +213,17 @@ fn reuse(last: Option<&(Key, Rc<Liveness>)>, p: &VProgram) -> Reuse {
     let Some(((insts, vgrfs, payload), live)) = last else {
         return Reuse::Footprints(p.insts.iter().map(shared_access).collect());
     };
-    if *insts == p.insts && *vgrfs == p.vgrfs && *payload == p.payload_grfs {
+    let earlier = Earlier::between(&p.insts, insts);
+    if earlier.same() && *vgrfs == p.vgrfs && *payload == p.payload_grfs {
         return Reuse::Same(live.clone());
     }
     Reuse::Footprints(
         p.insts
             .iter()
             .enumerate()
-            .map(|(k, i)| {
-                if insts.get(k) == Some(i) {
-                    live.access[k].clone()
-                } else {
-                    shared_access(i)
-                }
+            .map(|(k, i)| match earlier.index(k) {
+                Some(e) => live.access[e].clone(),
+                None => shared_access(i),
             })
             .collect(),
     )
