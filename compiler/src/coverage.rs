@@ -15,6 +15,7 @@
 //! nobody records and a push when someone does. Recordings nest (the outer
 //! one resumes when the inner one finishes).
 
+use rustc_hash::FxHashMap;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 
@@ -121,14 +122,20 @@ impl Recording {
     /// Ends the recording and counts what it saw.
     pub fn finish(mut self) -> Hits {
         self.finished = true;
-        let mut points = self.pop();
-        // Group by address first (integer compares), then count each run
-        // under its name: a name may sit at more than one address, and the
-        // map adds those runs together.
-        points.sort_unstable_by_key(|p| (p.0.as_ptr() as usize, p.0.len()));
+        let points = self.pop();
+        // Count by address first (integer keys, one pass), then add the
+        // counts under each name: a name may sit at more than one address,
+        // and the map adds those together.
+        let mut by_address: FxHashMap<(usize, usize), (&'static str, u32)> = FxHashMap::default();
+        for p in &points {
+            by_address
+                .entry((p.0.as_ptr() as usize, p.0.len()))
+                .or_insert((p.0, 0))
+                .1 += 1;
+        }
         let mut hits = Hits::new();
-        for run in points.chunk_by(|a, b| std::ptr::eq(a.0, b.0)) {
-            *hits.entry(run[0].0).or_default() += run.len() as u32;
+        for (name, count) in by_address.into_values() {
+            *hits.entry(name).or_default() += count;
         }
         hits
     }

@@ -19,14 +19,15 @@ use crate::{
 };
 use std::cell::RefCell;
 
-/// What the EU phase reads of a compile.
+/// What the EU phase reads of a compile (the derived `==` compares in
+/// field order: the program, which costs most, last).
 #[derive(PartialEq)]
 struct Key {
-    lowered: VProgram,
-    /// The EU passes that are on, in table order.
-    passes: Vec<usize>,
     ctx: PassCtx,
     spill_all: bool,
+    /// The EU passes that are on, in table order.
+    passes: Vec<usize>,
+    lowered: VProgram,
 }
 
 /// EU phases a thread keeps (the default mix runs twelve scalar configs per

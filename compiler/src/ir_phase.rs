@@ -17,10 +17,12 @@ use std::cell::RefCell;
 /// What the IR phase reads of a compile.
 #[derive(Clone, PartialEq, Eq)]
 struct Key {
-    program: ir::Program,
+    ctx: IrCtx,
     /// The IR passes that are on, in table order.
     passes: Vec<usize>,
-    ctx: IrCtx,
+    /// Last: the derived `==` compares in field order, and the program
+    /// costs most.
+    program: ir::Program,
 }
 
 /// IR phases a thread keeps (the default mix runs two pass sets per case).

@@ -385,12 +385,13 @@ pub fn allocate_with(
 fn assign(p: &VProgram, base: &[Option<u32>]) -> Result<eu::Program, CompileError> {
     // Maps the registers [first, last] of one operand.
     let payload_read = std::cell::Cell::new(false);
+    let owners = p.vgrf_owners();
     let map = |i: usize, first: u32, last: u32| -> Result<u32, CompileError> {
         if last < p.payload_grfs {
             payload_read.set(true);
             return Ok(first);
         }
-        let v = p.vgrf_of(first).filter(|&v| p.vgrf_of(last) == Some(v));
+        let v = owners.of(first).filter(|&v| owners.of(last) == Some(v));
         let Some(v) = v else {
             hit(cov::INVALID_CROSSES);
             return Err(invalid(

@@ -65,10 +65,11 @@ pub(crate) fn spill_costs(p: &VProgram) -> Vec<f64> {
         .filter_map(|i| i.jip.map(|j| j as usize))
         .collect();
     let mut scale = 1.0f64;
+    let owners = p.vgrf_owners();
     for (k, i) in p.insts.iter().enumerate() {
         scale *= 10f64.powi(loop_starts.iter().filter(|&&s| s == k).count() as i32);
         for (nr, regs) in operand_regs(i) {
-            if let Some(v) = p.vgrf_of(nr) {
+            if let Some(v) = owners.of(nr) {
                 cost[v] += regs as f64 * scale;
             }
         }

@@ -86,6 +86,26 @@ impl VProgram {
         (i > 0 && nr < self.vgrfs[i - 1].first + self.vgrfs[i - 1].size).then(|| i - 1)
     }
 
+    /// The owner of every register, for code that asks
+    /// [`VProgram::vgrf_of`] for many registers: one table lookup each
+    /// instead of a binary search.
+    pub fn vgrf_owners(&self) -> VgrfOwners {
+        let end = self.vgrfs.iter().map(|g| g.first + g.size).max();
+        let mut owner = vec![u32::MAX; end.unwrap_or(0) as usize];
+        // As the binary search: a register belongs to the last vgrf
+        // starting at or before it, if that one reaches it.
+        for (v, g) in self.vgrfs.iter().enumerate() {
+            let next = self
+                .vgrfs
+                .get(v + 1)
+                .map_or(owner.len() as u32, |n| n.first);
+            for nr in g.first.max(self.payload_grfs)..next.min(g.first + g.size) {
+                owner[nr as usize] = v as u32;
+            }
+        }
+        VgrfOwners { owner }
+    }
+
     /// The machine the final (allocated) program runs on.
     pub fn physical_machine(&self) -> MachineConfig {
         if self.vec4 {
@@ -156,6 +176,22 @@ impl VProgram {
             self.insts.push(inst);
         }
         eu::resolve_control_flow(&mut self.insts)
+    }
+}
+
+/// The vgrf owning each register of a program ([`VProgram::vgrf_owners`]).
+pub struct VgrfOwners {
+    /// Per register, its vgrf's index (`u32::MAX`: payload or none).
+    owner: Vec<u32>,
+}
+
+impl VgrfOwners {
+    /// The vgrf index owning register `nr`, as [`VProgram::vgrf_of`] says.
+    pub fn of(&self, nr: u32) -> Option<usize> {
+        self.owner
+            .get(nr as usize)
+            .filter(|&&v| v != u32::MAX)
+            .map(|&v| v as usize)
     }
 }
 
@@ -293,6 +329,52 @@ mod tests {
         assert_eq!(p.vgrf_of(4), Some(0));
         assert_eq!(p.vgrf_of(5), Some(1));
         assert_eq!(p.vgrf_of(6), None);
+    }
+
+    #[test]
+    fn the_owner_table_answers_as_the_binary_search() {
+        let mut p = VProgram::new(16, 1, 1, 0);
+        // Payload g0..g2; then g3..g4 (0), a gap at g5, g6 (1), a vgrf
+        // reaching into the next one's registers (2: g8..g11, 3: g10..),
+        // and two starting at the same register (4 and 5 at g14).
+        let layout = [(3, 2), (6, 1), (8, 4), (10, 2), (14, 1), (14, 3)];
+        p.vgrfs = layout
+            .iter()
+            .map(|&(first, size)| Vgrf { first, size })
+            .collect();
+        let owners = p.vgrf_owners();
+        let want = [
+            None,
+            None,
+            None,
+            Some(0),
+            Some(0),
+            None,
+            Some(1),
+            None,
+            Some(2),
+            Some(2),
+            Some(3),
+            Some(3),
+            None,
+            None,
+            Some(5),
+            Some(5),
+            Some(5),
+            None,
+            None,
+        ];
+        for (nr, want) in want.into_iter().enumerate() {
+            assert_eq!(p.vgrf_of(nr as u32), want, "binary search, g{nr}");
+            assert_eq!(owners.of(nr as u32), want, "table, g{nr}");
+        }
+        // A vgrf starting inside the payload owns only what lies past it.
+        p.vgrfs = vec![Vgrf { first: 1, size: 4 }];
+        let owners = p.vgrf_owners();
+        for nr in 0..6 {
+            assert_eq!(owners.of(nr), p.vgrf_of(nr), "g{nr}");
+        }
+        assert_eq!(owners.of(3), Some(0));
     }
 
     #[test]

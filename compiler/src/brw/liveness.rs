@@ -362,16 +362,17 @@ pub fn def_use(p: &VProgram, acc: &[Rc<Access>]) -> DefUse {
         defs: vec![vec![]; p.vgrfs.len()],
         uses: vec![vec![]; p.vgrfs.len()],
     };
+    let owners = p.vgrf_owners();
     for (i, a) in acc.iter().enumerate() {
         for &(r, _) in &a.writes {
-            if let Some(v) = p.vgrf_of(r) {
+            if let Some(v) = owners.of(r) {
                 if du.defs[v].last() != Some(&i) {
                     du.defs[v].push(i);
                 }
             }
         }
         for rd in &a.reads {
-            if let Some(v) = p.vgrf_of(rd.reg) {
+            if let Some(v) = owners.of(rd.reg) {
                 if du.uses[v].last() != Some(&i) {
                     du.uses[v].push(i);
                 }

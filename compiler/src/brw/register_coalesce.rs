@@ -386,10 +386,11 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
         let iv = intervals(p, &live);
         // Vgrfs some operand straddles (cannot be renamed as a unit).
         let mut straddled = vec![false; p.vgrfs.len()];
+        let owners = p.vgrf_owners();
         for inst in &p.insts {
             for (lo, hi) in operand_regs(inst) {
                 for r in [lo, hi] {
-                    if let Some(v) = p.vgrf_of(r) {
+                    if let Some(v) = owners.of(r) {
                         let g = p.vgrfs[v];
                         if lo < g.first || hi >= g.first + g.size {
                             straddled[v] = true;
