@@ -150,6 +150,31 @@ pub fn add_bytes(out: &mut Vec<(u32, u32)>, off: u32, size: u32) {
     }
 }
 
+/// The byte step between consecutive channels' elements read through `r`
+/// at `exec` channels, when every channel's element follows the last one's
+/// by the same step (the rows continue each other, or there is one row).
+fn linear_step(r: Region, size: u32, exec: u8) -> Option<u32> {
+    let w = (r.w as u32).max(1);
+    (r.v as u32 == w * r.h as u32 || exec as u32 <= w).then_some(r.h as u32 * size)
+}
+
+/// The footprint of `count` elements of `size` bytes at `start + c * step`
+/// (one byte range when the elements touch, one element when they
+/// coincide).
+fn strided_footprint(start: u32, count: u32, step: u32, size: u32) -> Vec<(u32, u32)> {
+    let mut out = Vec::new();
+    if step == size || count == 1 {
+        add_bytes(&mut out, start, count * size);
+    } else if step == 0 {
+        add_bytes(&mut out, start, size);
+    } else {
+        for c in 0..count {
+            add_bytes(&mut out, start + c * step, size);
+        }
+    }
+    out
+}
+
 /// The footprint of elements of `size` bytes at `offsets`.
 pub fn footprint(offsets: &[u32], size: u32) -> Vec<(u32, u32)> {
     footprint_of(offsets.iter().copied(), size)
@@ -188,10 +213,11 @@ pub fn src_footprint(s: &Src, exec: u8) -> Vec<(u32, u32)> {
         return Vec::new();
     };
     let size = s.ty.size();
-    footprint_of(
-        region_offsets_iter(nr * GRF_BYTES + sub * size, s.region, size, exec),
-        size,
-    )
+    let start = nr * GRF_BYTES + sub * size;
+    match linear_step(s.region, size, exec) {
+        Some(step) => strided_footprint(start, exec as u32, step, size),
+        None => footprint_of(region_offsets_iter(start, s.region, size, exec), size),
+    }
 }
 
 /// GRF footprint of a destination (empty for null and flags).
@@ -201,7 +227,7 @@ pub fn dst_footprint(d: &Dst, exec: u8) -> Vec<(u32, u32)> {
     };
     let size = d.ty.size();
     let (start, step) = (nr * GRF_BYTES + sub * size, d.stride as u32 * size);
-    footprint_of((0..exec as u32).map(|c| start + c * step), size)
+    strided_footprint(start, exec as u32, step, size)
 }
 
 /// Flag bytes of the channel bits `[lo, hi)` of the 64-bit flag file.
@@ -284,14 +310,28 @@ pub fn access(i: &Instruction) -> Access {
                 // The footprint and lane regularity in one walk over the
                 // channels (as `footprint` and `lane_regular` would).
                 let size = s.ty.size();
-                let mut fp = Vec::new();
-                let mut increasing = exec > 1;
-                let mut prev = None;
-                for o in src_offsets_of(i, k, nr * GRF_BYTES + sub * size, size) {
-                    increasing &= prev.is_none_or(|p| o > p);
-                    prev = Some(o);
-                    add_bytes(&mut fp, o, size);
-                }
+                let start = nr * GRF_BYTES + sub * size;
+                let linear = match i.align16 {
+                    None => linear_step(s.region, size, exec),
+                    Some(_) => None,
+                };
+                let (fp, increasing) = match linear {
+                    Some(step) => (
+                        strided_footprint(start, exec as u32, step, size),
+                        exec > 1 && step > 0,
+                    ),
+                    None => {
+                        let mut fp = Vec::new();
+                        let mut increasing = exec > 1;
+                        let mut prev = None;
+                        for o in src_offsets_of(i, k, start, size) {
+                            increasing &= prev.is_none_or(|p| o > p);
+                            prev = Some(o);
+                            add_bytes(&mut fp, o, size);
+                        }
+                        (fp, increasing)
+                    }
+                };
                 // Align16 (SIMD4x2): a swizzle reads other components of
                 // the channel's own vertex, whose channels vec4 code enables
                 // and disables together (every IF and loop condition is
@@ -608,6 +648,63 @@ mod tests {
         );
         assert_eq!(a.kill, Some(Kill::None));
         assert_eq!(a.flag_lane_reads, 0b1);
+    }
+
+    #[test]
+    fn footprints_of_linear_regions_are_those_of_their_elements() {
+        // Every region shape, width, type size and start within a register:
+        // the footprint taken as one range (or one element) must be the
+        // one built element by element from the region's offsets, and the
+        // source a lane read exactly when the offsets strictly increase.
+        use eu::RegType;
+        let types = [RegType::UB, RegType::W, RegType::D, RegType::DF];
+        let (mut linear, mut other) = (0, 0);
+        for v in [0u8, 1, 2, 4, 8, 16] {
+            for w in [1u8, 2, 4, 8, 16] {
+                for h in [0u8, 1, 2, 4] {
+                    for exec in [1u8, 2, 4, 8, 16, 32] {
+                        for ty in types {
+                            let size = ty.size();
+                            for sub in [0, 1, 32 / size - 1] {
+                                let r = Region { v, w, h };
+                                let start = 20 * GRF_BYTES + sub * size;
+                                let offs = region_offsets(start, r, size, exec);
+                                let want = footprint(&offs, size);
+                                let src = Src::grf(20, sub, ty, r);
+                                assert_eq!(src_footprint(&src, exec), want, "{r:?} {exec} {ty:?}");
+                                let mut i = Instruction::new(Opcode::Mov, exec);
+                                i.dst = Dst::grf(40, 0, ty, 1);
+                                i.srcs = eu::Srcs::from_slice(&[src]);
+                                let reads: Vec<(u32, u32)> =
+                                    access(&i).reads.iter().map(|g| (g.reg, g.mask)).collect();
+                                assert_eq!(reads, want, "{r:?} {exec} {ty:?}");
+                                let increasing = exec > 1 && offs.windows(2).all(|p| p[0] < p[1]);
+                                assert!(access(&i).reads.iter().all(|g| g.raw != increasing));
+                                match linear_step(r, size, exec) {
+                                    Some(_) => linear += 1,
+                                    None => other += 1,
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // Both paths were taken.
+        assert!(linear > 0 && other > 0, "{linear} {other}");
+        // Destinations at every stride.
+        for stride in [1u8, 2, 4] {
+            for exec in [1u8, 8, 16, 32] {
+                for ty in types {
+                    let size = ty.size();
+                    let d = Dst::grf(40, 1, ty, stride);
+                    let offs: Vec<u32> = (0..exec as u32)
+                        .map(|c| 40 * GRF_BYTES + size + c * stride as u32 * size)
+                        .collect();
+                    assert_eq!(dst_footprint(&d, exec), footprint(&offs, size));
+                }
+            }
+        }
     }
 
     #[test]
