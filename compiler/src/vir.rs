@@ -162,7 +162,7 @@ impl VProgram {
             }
         }
         new_index[n] = k;
-        let old = std::mem::take(&mut self.insts);
+        let old = std::mem::replace(&mut self.insts, Vec::with_capacity(k as usize));
         for mut inst in old {
             if inst.op == Opcode::Nop {
                 continue;
