@@ -274,6 +274,9 @@ impl Spiller {
         let simd = p.simd;
         let old = std::mem::take(&mut p.insts);
         let mut out = setup;
+        // Room for the program and a fill or spill next to every other
+        // instruction, so the list seldom grows by copying.
+        out.reserve(old.len() * 3 / 2);
         let mut new_index = Vec::with_capacity(old.len() + 1);
         for mut inst in old {
             new_index.push(out.len() as u32);
