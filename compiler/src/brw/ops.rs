@@ -675,11 +675,12 @@ mod tests {
                                 let mut i = Instruction::new(Opcode::Mov, exec);
                                 i.dst = Dst::grf(40, 0, ty, 1);
                                 i.srcs = eu::Srcs::from_slice(&[src]);
+                                let a = access(&i);
                                 let reads: Vec<(u32, u32)> =
-                                    access(&i).reads.iter().map(|g| (g.reg, g.mask)).collect();
+                                    a.reads.iter().map(|g| (g.reg, g.mask)).collect();
                                 assert_eq!(reads, want, "{r:?} {exec} {ty:?}");
                                 let increasing = exec > 1 && offs.windows(2).all(|p| p[0] < p[1]);
-                                assert!(access(&i).reads.iter().all(|g| g.raw != increasing));
+                                assert!(a.reads.iter().all(|g| g.raw != increasing));
                                 match linear_step(r, size, exec) {
                                     Some(_) => linear += 1,
                                     None => other += 1,
