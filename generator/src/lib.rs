@@ -20,7 +20,7 @@ pub use config::{Config, Features};
 pub use gen::GenStats;
 
 use entropy::{ByteEntropy, Entropy, SeedEntropy};
-use ir::{Case, Dispatch};
+use ir::Case;
 
 /// Generates the case for `seed` under `config` (the same seed, config and
 /// version always give the same case).
@@ -87,25 +87,7 @@ fn build(e: &mut dyn Entropy, config: &Config, name: &str) -> (Case, GenStats, F
         }
         invocations = invocations.max(fewest);
     }
-    let inputs = program
-        .inputs
-        .iter()
-        .map(|&t| {
-            (0..invocations)
-                .map(|_| values::slot_value(e, t, edge))
-                .collect()
-        })
-        .collect();
-    let uniforms = program
-        .uniforms
-        .iter()
-        .map(|&t| values::slot_value(e, t, edge))
-        .collect();
-    let dispatch = Dispatch {
-        invocations,
-        inputs,
-        uniforms,
-    };
+    let dispatch = values::dispatch(e, &program, invocations, edge);
     (
         Case {
             program,

@@ -4,7 +4,7 @@
 use crate::entropy::Entropy;
 use ir::float::{canonical_nan, from_f64};
 use ir::types::mask;
-use ir::SlotType;
+use ir::{Dispatch, Program, SlotType};
 
 /// An integer of `bits` bits, drawn from edge values `edge_percent`% of the time.
 pub fn int_value(e: &mut dyn Entropy, bits: u8, edge_percent: u32) -> u64 {
@@ -81,6 +81,36 @@ pub fn slot_value(e: &mut dyn Entropy, ty: SlotType, edge_percent: u32) -> u64 {
         SlotType::Bool => e.below(2),
         t if t.is_float() => float_value(e, t.bits(), edge_percent),
         t => int_value(e, t.bits(), edge_percent),
+    }
+}
+
+/// A dispatch of `invocations` for `program`: every input's lanes, then
+/// every uniform, drawn with [`slot_value`] (`edge_percent` of them edge
+/// values).
+pub fn dispatch(
+    e: &mut dyn Entropy,
+    program: &Program,
+    invocations: u32,
+    edge_percent: u32,
+) -> Dispatch {
+    let inputs = program
+        .inputs
+        .iter()
+        .map(|&t| {
+            (0..invocations)
+                .map(|_| slot_value(e, t, edge_percent))
+                .collect()
+        })
+        .collect();
+    let uniforms = program
+        .uniforms
+        .iter()
+        .map(|&t| slot_value(e, t, edge_percent))
+        .collect();
+    Dispatch {
+        invocations,
+        inputs,
+        uniforms,
     }
 }
 

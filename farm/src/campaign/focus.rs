@@ -83,12 +83,44 @@ fn reaches(case: &Case, config: &Config, point: &str) -> bool {
         .contains_key(point)
 }
 
+/// Mixed into a focused entry's case index: the seed of its fresh data.
+const FOCUS_DATA_STREAM: u64 = 0x666f_6375_735f_6461;
+/// Percent of edge values in a focused case's new data.
+const FOCUS_EDGE_PERCENT: u32 = 25;
+
+/// The reduced `reduced` with data worth mutating: a dispatch of as many
+/// invocations as `source`'s, every lane and uniform drawn afresh from
+/// `seed`, when the case stays defined on it under `config`.
+///
+/// A decision point depends on the program and the config only, never on
+/// the dispatch, so the reducer shrinks the data to one invocation of
+/// zeros. A wrong decision on such data rarely changes an output (a select
+/// between two zeros, `x < x` on one lane), and every mutant would start
+/// from it.
+fn with_fresh_data(reduced: Case, source: &Case, config: &Config, seed: u64) -> Case {
+    let Some(invocations) = source.dispatch.as_ref().map(|d| d.invocations) else {
+        return reduced;
+    };
+    let mut e = generator::entropy::SeedEntropy::new(seed);
+    let d = generator::values::dispatch(&mut e, &reduced.program, invocations, FOCUS_EDGE_PERCENT);
+    let fresh = Case {
+        program: reduced.program.clone(),
+        dispatch: Some(d),
+    };
+    if oracle::check::expected_outputs(&fresh, config.simd).is_ok() {
+        fresh
+    } else {
+        reduced
+    }
+}
+
 /// For each boolean strategy under which `case` reaches `point` (its first
-/// such config), a smallest case that still reaches it there: the same
-/// decision met through another lowering is another route to its
-/// neighbours. A reduction that gives up (a point every trivial program
-/// reaches) gives nothing.
-pub fn focus(case: &Case, configs: &[Config], point: &str) -> Vec<Case> {
+/// such config), a smallest case that still reaches it there, with fresh
+/// data drawn from `seed` ([`with_fresh_data`]): the same decision met
+/// through another lowering is another route to its neighbours. A
+/// reduction that gives up (a point every trivial program reaches) gives
+/// nothing.
+pub fn focus(case: &Case, configs: &[Config], point: &str, seed: u64) -> Vec<Case> {
     let mut seen = Vec::new();
     let mut out = Vec::new();
     for config in configs {
@@ -101,8 +133,9 @@ pub fn focus(case: &Case, configs: &[Config], point: &str) -> Vec<Case> {
             .max_checks(FOCUS_CHECKS)
             .run(case, config);
         if let Ok(r) = reduced {
-            if !out.contains(&r.case) {
-                out.push(r.case);
+            let focused = with_fresh_data(r.case, case, config, seed);
+            if !out.contains(&focused) {
+                out.push(focused);
             }
         }
     }
@@ -117,7 +150,7 @@ pub fn focus_entry(entry: &Entry, mix: &Mix, config_seed: u64, point: &str) -> V
         return vec![];
     };
     let configs = mix.configs_for(config_seed, &case.program);
-    focus(&case, &configs, point)
+    focus(&case, &configs, point, entry.case_index ^ FOCUS_DATA_STREAM)
 }
 
 /// The frontier of the campaign's counts over the compiler's catalogue.
@@ -212,12 +245,15 @@ mod tests {
             Config::new(compiler::Strategy::Flag, 8, compiler::PassSet::all()),
             Config::new(compiler::Strategy::Bool32, 8, compiler::PassSet::all()),
         ];
-        let routes = focus(&case, &configs, point);
+        let routes = focus(&case, &configs, point, 0);
         assert_eq!(routes.len(), 1);
         assert!(reaches(&routes[0], &configs[1], point));
         assert!(!reaches(&routes[0], &configs[0], point));
         assert!(routes[0].program.num_instrs() <= case.program.num_instrs());
         ir::validate(&routes[0].program).unwrap();
+        // The reduction's one zero invocation gives way to fresh data for
+        // as many invocations as the case's dispatch (5).
+        assert_eq!(routes[0].dispatch.as_ref().unwrap().invocations, 5);
     }
 
     #[test]
