@@ -45,7 +45,7 @@ fn candidates(b: &Block, i: usize, bits: u8, old: ValueId) -> Vec<ValueId> {
 
 /// The (instruction, source) pairs of `b` whose value has a replacement:
 /// an earlier value, or a new input (`input_room`) for a value wider
-/// than a boolean.
+/// than a boolean that has a slot type.
 fn sites(b: &Block, bits: &[u8], input_room: bool) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     for (i, ins) in b.instrs.iter().enumerate() {
@@ -55,7 +55,8 @@ fn sites(b: &Block, bits: &[u8], input_room: bool) -> Vec<(usize, usize)> {
         for k in value_srcs(ins.op) {
             let v = ins.srcs[k];
             let w = bits[v.0 as usize];
-            if (input_room && w > 1) || !candidates(b, i, w, v).is_empty() {
+            let input = input_room && w > 1 && input_type(ins.op, w).is_some();
+            if input || !candidates(b, i, w, v).is_empty() {
                 out.push((i, k));
             }
         }
