@@ -284,7 +284,6 @@ enum Read {
     Low,
 }
 
-/// The widening MOV at `m`, if it is one.
 /// Whether `i` is a 16-to-32-bit integer MOV from a GRF: only those count
 /// as examined.
 fn widening_mov(i: &Instruction) -> bool {
@@ -295,6 +294,7 @@ fn widening_mov(i: &Instruction) -> bool {
         })
 }
 
+/// The widening MOV at `m`, if it is one.
 fn candidate(
     p: &VProgram,
     b: &Bools,

@@ -311,10 +311,7 @@ pub fn access(i: &Instruction) -> Access {
                 // channels (as `footprint` and `lane_regular` would).
                 let size = s.ty.size();
                 let start = nr * GRF_BYTES + sub * size;
-                let linear = match i.align16 {
-                    None => linear_step(s.region, size, exec),
-                    Some(_) => None,
-                };
+                let linear = linear_step(s.region, size, exec).filter(|_| i.align16.is_none());
                 let (fp, increasing) = match linear {
                     Some(step) => (
                         strided_footprint(start, exec as u32, step, size),

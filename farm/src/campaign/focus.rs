@@ -97,21 +97,17 @@ const FOCUS_EDGE_PERCENT: u32 = 25;
 /// zeros. A wrong decision on such data rarely changes an output (a select
 /// between two zeros, `x < x` on one lane), and every mutant would start
 /// from it.
-fn with_fresh_data(reduced: Case, source: &Case, config: &Config, seed: u64) -> Case {
+fn with_fresh_data(mut reduced: Case, source: &Case, config: &Config, seed: u64) -> Case {
     let Some(invocations) = source.dispatch.as_ref().map(|d| d.invocations) else {
         return reduced;
     };
     let mut e = generator::entropy::SeedEntropy::new(seed);
     let d = generator::values::dispatch(&mut e, &reduced.program, invocations, FOCUS_EDGE_PERCENT);
-    let fresh = Case {
-        program: reduced.program.clone(),
-        dispatch: Some(d),
-    };
-    if oracle::check::expected_outputs(&fresh, config.simd).is_ok() {
-        fresh
-    } else {
-        reduced
+    let shrunk = reduced.dispatch.replace(d);
+    if oracle::check::expected_outputs(&reduced, config.simd).is_err() {
+        reduced.dispatch = shrunk;
     }
+    reduced
 }
 
 /// For each boolean strategy under which `case` reaches `point` (its first
