@@ -314,4 +314,51 @@ mod replay_tests {
         assert_eq!(observe(&p, &o), recorded);
         assert_eq!(kept_for(&p, &o), 1);
     }
+
+    /// An observer that wants only the stages that changed the program.
+    #[derive(Default)]
+    struct StagesOnly(Vec<StageId>);
+
+    impl Observer for StagesOnly {
+        fn snapshot(&mut self, s: Snapshot<'_>) {
+            self.0.push(s.stage);
+        }
+        fn wants_code(&self) -> bool {
+            false
+        }
+        fn changed(&mut self, stage: StageId) {
+            self.0.push(stage);
+        }
+    }
+
+    #[test]
+    fn a_phase_kept_without_code_replays_stages_and_is_run_again_for_code() {
+        let text = include_str!("../../corpus/bugs/cse-neg-sat.sir");
+        let p = ir::parse_case(text).unwrap().program;
+        let o = opts(Strategy::Bool32, PassSet::all(), BugSet::NONE);
+        // What a code-wanting observer sees on a thread that kept nothing.
+        let (q, oo) = (p.clone(), o.clone());
+        let fresh = std::thread::spawn(move || observe(&q, &oo)).join().unwrap();
+        let stages: Vec<String> = fresh.0[..fresh.0.len() - 1]
+            .iter()
+            .map(|s| s.lines().next().unwrap().to_string())
+            .collect();
+        // A stages-only compile keeps the phase without code; its replay to
+        // another stages-only observer tells the same stages.
+        let run = |obs: &mut StagesOnly| {
+            let rec = coverage::Recording::start();
+            crate::compile_with_hook(&p, &o, obs).unwrap();
+            rec.finish()
+        };
+        let (mut first, mut again) = (StagesOnly::default(), StagesOnly::default());
+        let hits = run(&mut first);
+        assert_eq!(run(&mut again), hits);
+        let names = |v: &StagesOnly| v.0.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(names(&first), stages);
+        assert_eq!(names(&again), stages);
+        // A code-wanting observer is not given the phase without code: it
+        // runs again, and the phase is kept once, now with code.
+        assert_eq!(observe(&p, &o), fresh);
+        assert_eq!(kept_for(&p, &o), 1);
+    }
 }

@@ -125,6 +125,17 @@ pub trait Observer {
     }
     /// `snapshot.stage` produced or changed the program.
     fn snapshot(&mut self, snapshot: Snapshot<'_>);
+    /// Whether the observer reads a snapshot's code. One that does not is
+    /// told of a replayed stage by [`Observer::changed`], and remembered
+    /// phases need not keep copies of every program for it.
+    fn wants_code(&self) -> bool {
+        true
+    }
+    /// `stage` changed the program (a replay to an observer that does not
+    /// want code, in place of [`Observer::snapshot`]).
+    fn changed(&mut self, stage: StageId) {
+        let _ = stage;
+    }
 }
 
 impl<F: FnMut(Snapshot<'_>)> Observer for F {

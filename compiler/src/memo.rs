@@ -27,11 +27,16 @@ enum Event {
     Ir(StageId, Rc<ir::Program>),
     Eu(StageId, Rc<VProgram>),
     Final(StageId, Rc<eu::Program>),
+    /// A snapshot whose code was not kept (the observer did not want it).
+    Changed(StageId),
 }
 
 /// A finished phase: everything a replay must reproduce.
 pub(crate) struct Phase<R> {
     events: Vec<Event>,
+    /// Whether its snapshots were kept with their code: a phase kept
+    /// without is replayed only to observers that do not want code.
+    code: bool,
     /// What it reported to the recorders.
     trace: Trace,
     result: Result<R, CompileError>,
@@ -59,6 +64,8 @@ impl<K, R> Kept<K, R> {
 struct Tape<'a> {
     inner: &'a mut dyn Observer,
     events: Vec<Event>,
+    /// Whether snapshots are kept with their code (the observer wants it).
+    code: bool,
 }
 
 impl Observer for Tape<'_> {
@@ -69,27 +76,39 @@ impl Observer for Tape<'_> {
 
     fn snapshot(&mut self, s: Snapshot<'_>) {
         self.events.push(match s.code {
+            _ if !self.code => Event::Changed(s.stage),
             Code::Ir(p) => Event::Ir(s.stage, Rc::new(p.clone())),
             Code::Eu(v) => Event::Eu(s.stage, Rc::new(v.clone())),
             Code::Final(p) => Event::Final(s.stage, Rc::new(p.clone())),
         });
         self.inner.snapshot(s);
     }
+
+    fn wants_code(&self) -> bool {
+        self.code
+    }
+
+    fn changed(&mut self, stage: StageId) {
+        self.events.push(Event::Changed(stage));
+        self.inner.changed(stage);
+    }
 }
 
 /// Replays the kept phase whose key satisfies `matches` to `observer`
 /// and returns its result, if `store` holds one (and it can tell a
-/// recording compile everything).
+/// recording compile everything, and an observer that wants code the
+/// code).
 pub(crate) fn replayed<K: 'static, R: Clone + 'static>(
     store: &'static LocalKey<RefCell<Kept<K, R>>>,
     matches: impl Fn(&K) -> bool,
     observer: &mut dyn Observer,
 ) -> Option<Result<R, CompileError>> {
+    let wants_code = observer.wants_code();
     let found = store.with(|s| {
         s.borrow()
             .phases
             .iter()
-            .find(|(k, ph)| ph.trace.complete() && matches(k))
+            .find(|(k, ph)| ph.trace.complete() && (ph.code || !wants_code) && matches(k))
             .map(|(_, ph)| ph.clone())
     });
     found.map(|ph| replay(&ph, observer))
@@ -106,19 +125,23 @@ pub(crate) fn run_and_keep<K: PartialEq + 'static, R: Clone + 'static>(
     phase: impl FnOnce(&mut dyn Observer) -> Result<R, CompileError>,
 ) -> Result<R, CompileError> {
     let start = Start::now();
+    let code = observer.wants_code();
     let mut tape = Tape {
         inner: observer,
         events: Vec::new(),
+        code,
     };
     let result = phase(&mut tape);
     let kept = Phase {
         events: tape.events,
+        code,
         trace: start.finish(),
         result: result.clone(),
     };
     store.with(|s| {
         let mut s = s.borrow_mut();
-        // A kept phase under the same key ran without a recording.
+        // A kept phase under the same key ran without a recording, or
+        // without code.
         s.phases.retain(|(k, _)| *k != key);
         if s.phases.len() >= capacity {
             s.phases.remove(0);
@@ -134,6 +157,7 @@ fn replay<R: Clone>(ph: &Phase<R>, observer: &mut dyn Observer) -> Result<R, Com
     for e in &ph.events {
         match e {
             Event::Begin(stage) => observer.begin(*stage),
+            Event::Changed(stage) => observer.changed(*stage),
             Event::Ir(stage, p) => observer.snapshot(Snapshot {
                 stage: *stage,
                 code: Code::Ir(p),

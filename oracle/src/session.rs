@@ -241,6 +241,17 @@ impl Observer for Recorder {
             program,
         });
     }
+
+    fn wants_code(&self) -> bool {
+        self.capture == Capture::Programs
+    }
+
+    fn changed(&mut self, stage: StageId) {
+        self.stages.push(StageRecord {
+            stage,
+            program: None,
+        });
+    }
 }
 
 thread_local! {
