@@ -561,11 +561,14 @@ pub fn regions_for(offsets: &[u32], size: u32) -> Vec<(u32, u32, Region)> {
             continue;
         }
         for h in [1u8, 2, 4, 0] {
-            let mut vs = vec![w * h];
-            vs.extend([0u8, 1, 2, 4, 8, 16, 32].iter().filter(|&&v| v != w * h));
-            for v in vs {
+            let others = [0u8, 1, 2, 4, 8, 16, 32]
+                .into_iter()
+                .filter(|&v| v != w * h);
+            for v in std::iter::once(w * h).chain(others) {
                 let r = Region::new(v, w, h);
-                if region_offsets(o0, r, size, exec as u8) == offsets
+                // Compared channel by channel: most candidates differ at
+                // the first row's end.
+                if region_offsets_iter(o0, r, size, exec as u8).eq(offsets.iter().copied())
                     && !out.iter().any(|x: &(u32, u32, Region)| x.2 == r)
                 {
                     out.push((nr, sub, r));
