@@ -254,6 +254,10 @@ fn innermost_loop(frames: &[Frame], mut f: Option<usize>) -> Option<usize> {
 /// the structure. Inputs: each WHILE's `jip` must already hold the index of
 /// its loop's first instruction, and each HALT's `uip` the halt target.
 pub fn resolve_control_flow(insts: &mut [Instruction]) -> Result<(), CfError> {
+    // Nothing to resolve, and no structure to break, without control flow.
+    if !insts.iter().any(|i| i.op.is_cf()) {
+        return Ok(());
+    }
     let info = analyze(insts)?;
     for (i, inst) in insts.iter_mut().enumerate() {
         if inst.op.is_cf() {
