@@ -14,8 +14,8 @@
 use crate::memo::{self, Kept};
 use crate::passes::{self, PassCtx, PassSet, Stage};
 use crate::{
-    check, check_since, regalloc, trace, Code, CompileError, CompileOptions, Compiled, Observer,
-    Snapshot, StageId, StaticStats, VProgram, MAX_ROUNDS,
+    check, check_since, check_virtual, regalloc, trace, Code, CompileError, CompileOptions,
+    Compiled, Observer, Snapshot, StageId, StaticStats, VProgram, MAX_ROUNDS,
 };
 use std::cell::RefCell;
 
@@ -40,10 +40,11 @@ thread_local! {
     static PHASES: RefCell<Kept<Key, Compiled>> = const { RefCell::new(Kept::new()) };
 }
 
-/// Runs the EU passes of `opts` on the lowered program `v` to their
-/// fixpoint, then register allocation, validating after every step that
-/// changed the code (as [`crate::compile_with_hook`] does), or replays the
-/// same phase from this thread's memory.
+/// Validates the lowered program `v` and hands it to `observer`, then runs
+/// the EU passes of `opts` on it to their fixpoint and register
+/// allocation, validating after every step that changed the code (as
+/// [`crate::compile_with_hook`] does); or, when this thread kept the same
+/// phase (which validated the same code), hands `v` over and replays it.
 pub fn run(
     v: VProgram,
     opts: &CompileOptions,
@@ -67,9 +68,19 @@ pub fn run(
     let matches = |k: &Key| {
         k.ctx == ctx && k.spill_all == spill_all && k.passes == eu_passes && k.lowered == v
     };
-    if let Some(result) = memo::replayed(&PHASES, matches, observer) {
-        return result;
+    let lowered = |v: &VProgram, observer: &mut dyn Observer| {
+        observer.snapshot(Snapshot {
+            stage: StageId::Lowering,
+            code: Code::Eu(v),
+        })
+    };
+    if let Some(phase) = memo::kept(&PHASES, matches, observer) {
+        // A kept phase of this very code: it passed validation then.
+        lowered(&v, observer);
+        return memo::replay(&phase, observer);
     }
+    check_virtual(&v, StageId::Lowering)?;
+    lowered(&v, observer);
     let key = Key {
         lowered: v.clone(),
         passes: eu_passes,

@@ -194,11 +194,8 @@ pub fn compile_with_hook(
     } else {
         lower::lower(&p, opts)?
     };
-    check_virtual(&v, StageId::Lowering)?;
-    observer.snapshot(Snapshot {
-        stage: StageId::Lowering,
-        code: Code::Eu(&v),
-    });
+    // The EU phase validates the lowered code and hands it to the observer
+    // (not again when it replays a phase of the same code).
     eu_phase::run(v, opts, observer)
 }
 
@@ -207,7 +204,7 @@ pub fn compile(program: &ir::Program, opts: &CompileOptions) -> Result<Compiled,
     compile_with_hook(program, opts, &mut |_: Snapshot<'_>| {})
 }
 
-fn check_virtual(v: &VProgram, stage: StageId) -> Result<(), CompileError> {
+pub(crate) fn check_virtual(v: &VProgram, stage: StageId) -> Result<(), CompileError> {
     check_since(&v.insts, &[], &v.machine(), stage)
 }
 

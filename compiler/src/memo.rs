@@ -95,23 +95,31 @@ impl Observer for Tape<'_> {
 }
 
 /// Replays the kept phase whose key satisfies `matches` to `observer`
-/// and returns its result, if `store` holds one (and it can tell a
-/// recording compile everything, and an observer that wants code the
-/// code).
+/// and returns its result, if `store` holds one ([`kept`]).
 pub(crate) fn replayed<K: 'static, R: Clone + 'static>(
     store: &'static LocalKey<RefCell<Kept<K, R>>>,
     matches: impl Fn(&K) -> bool,
     observer: &mut dyn Observer,
 ) -> Option<Result<R, CompileError>> {
+    kept(store, matches, observer).map(|ph| replay(&ph, observer))
+}
+
+/// The kept phase whose key satisfies `matches`, if `store` holds one that
+/// can tell `observer` everything: a recording compile every decision
+/// point, an observer that wants code the code.
+pub(crate) fn kept<K: 'static, R: 'static>(
+    store: &'static LocalKey<RefCell<Kept<K, R>>>,
+    matches: impl Fn(&K) -> bool,
+    observer: &dyn Observer,
+) -> Option<Rc<Phase<R>>> {
     let wants_code = observer.wants_code();
-    let found = store.with(|s| {
+    store.with(|s| {
         s.borrow()
             .phases
             .iter()
             .find(|(k, ph)| ph.trace.complete() && (ph.code || !wants_code) && matches(k))
             .map(|(_, ph)| ph.clone())
-    });
-    found.map(|ph| replay(&ph, observer))
+    })
 }
 
 /// Runs `phase` under `observer` and keeps it in `store` under `key`,
@@ -153,7 +161,10 @@ pub(crate) fn run_and_keep<K: PartialEq + 'static, R: Clone + 'static>(
 
 /// Tells `observer`, the coverage recording and the bug counter what the
 /// phase told them, and returns its result.
-fn replay<R: Clone>(ph: &Phase<R>, observer: &mut dyn Observer) -> Result<R, CompileError> {
+pub(crate) fn replay<R: Clone>(
+    ph: &Phase<R>,
+    observer: &mut dyn Observer,
+) -> Result<R, CompileError> {
     for e in &ph.events {
         match e {
             Event::Begin(stage) => observer.begin(*stage),
