@@ -52,9 +52,15 @@ pub fn intervals(p: &VProgram, live: &Liveness, bugs: BugSet) -> Vec<Option<(usi
     let touch = |iv: &mut Vec<Option<(usize, usize)>>, v: usize, i: usize| {
         iv[v] = Some(iv[v].map_or((i, i), |(lo, hi)| (lo.min(i), hi.max(i))));
     };
-    let du = crate::brw::liveness::def_use(p, &live.access);
-    for v in 0..nv {
-        for &i in du.defs[v].iter().chain(&du.uses[v]) {
+    // The hull of the instructions writing or reading each vgrf.
+    let owners = p.vgrf_owners();
+    for (i, a) in live.access.iter().enumerate() {
+        let regs = a
+            .writes
+            .iter()
+            .map(|w| w.0)
+            .chain(a.reads.iter().map(|r| r.reg));
+        for v in regs.filter_map(|r| owners.of(r)) {
             touch(&mut iv, v, i);
         }
     }
@@ -182,15 +188,25 @@ fn hazard_hints(
 
 /// First-fit linear scan; `top_down_multi` places multi-GRF vgrfs from the
 /// top of the file. Returns the first physical register of each vgrf.
+///
+/// The registers are bit masks: a register is free for an interval
+/// starting at `lo` when every interval placed in it ended before `lo`
+/// (intervals are taken in order of their start, so one that ended stays
+/// ended).
 fn scan(
     p: &VProgram,
     iv: &[Option<(usize, usize)>],
     hints: &[Option<usize>],
     top_down_multi: bool,
 ) -> Result<Vec<Option<u32>>, usize> {
+    use std::cmp::Reverse;
     let mut order: Vec<usize> = (0..iv.len()).filter(|&v| iv[v].is_some()).collect();
     order.sort_by_key(|&v| iv[v]);
-    let mut busy_until: Vec<Option<usize>> = vec![None; PHYS_GRFS as usize];
+    // Registers not in use, registers ever used, and the placed intervals
+    // still running: (end, first register, size), earliest end first.
+    let mut free = !0u128;
+    let mut ever = 0u128;
+    let mut running = std::collections::BinaryHeap::new();
     let mut base = vec![None; iv.len()];
     let (mut multi, mut reused) = (false, false);
     for v in order {
@@ -200,27 +216,38 @@ fn scan(
             hit(cov::VGRF_TOO_LARGE);
             return Err(v);
         }
-        let free = |r: u32| busy_until[r as usize].is_none_or(|e| e < lo);
-        let fits = |r: u32| (r..r + size).all(free);
-        let mut starts: Vec<u32> = (p.payload_grfs..=PHYS_GRFS - size).collect();
-        if top_down_multi && size > 1 {
-            starts.reverse();
+        while let Some(&Reverse((end, r, n))) = running.peek() {
+            if end >= lo {
+                break;
+            }
+            running.pop();
+            free |= run_mask(r, n);
+        }
+        // Bit r: registers r..r + size are all free (and inside the file).
+        let mut fits = free & !run_mask(0, p.payload_grfs);
+        for k in 1..size {
+            fits &= free >> k;
         }
         let hinted = hints
             .get(v)
             .copied()
             .flatten()
             .and_then(|h| base[h])
-            .filter(|&r: &u32| r + size <= PHYS_GRFS && fits(r));
+            .filter(|&r: &u32| {
+                r + size <= PHYS_GRFS && free >> r & run_mask(0, size) == run_mask(0, size)
+            });
         let r = match hinted {
             Some(r) => r,
-            None => starts.into_iter().find(|&r| fits(r)).ok_or(v)?,
+            None if fits == 0 => return Err(v),
+            None if top_down_multi && size > 1 => 127 - fits.leading_zeros(),
+            None => fits.trailing_zeros(),
         };
         multi |= size > 1;
-        reused |= busy_until[r as usize].is_some();
-        for x in r..r + size {
-            busy_until[x as usize] = Some(hi);
-        }
+        reused |= ever >> r & 1 == 1;
+        let placed = run_mask(r, size);
+        free &= !placed;
+        ever |= placed;
+        running.push(Reverse((hi, r, size)));
         base[v] = Some(r);
     }
     if multi {
@@ -230,6 +257,12 @@ fn scan(
         hit(cov::REUSED);
     }
     Ok(base)
+}
+
+/// The bits of registers `first..first + n` (n ≤ 128).
+fn run_mask(first: u32, n: u32) -> u128 {
+    let ones = if n >= 128 { !0 } else { (1u128 << n) - 1 };
+    ones << first
 }
 
 /// The register pressure of a program on virtual registers: the most GRFs

@@ -49,6 +49,10 @@
 #[path = "cse_cov.rs"]
 pub mod cov;
 
+#[path = "cse_avail.rs"]
+mod avail;
+
+use self::avail::{Avail, Entry};
 use super::liveness::Liveness;
 use super::ops::{dst_offsets, inst_valid, overlaps, regions_for, shared_access};
 use crate::bugs::Bug;
@@ -56,16 +60,6 @@ use crate::coverage::{hit, Point};
 use crate::passes::PassCtx;
 use crate::vir::VProgram;
 use eu::{DstKind, Instruction, Opcode, Src, SrcKind};
-
-struct Entry {
-    inst: Instruction,
-    reads: Vec<(u32, u32)>,
-    writes: Vec<(u32, u32)>,
-    flag_reads: u8,
-    flag_writes: u8,
-    /// Flag-byte versions right after E.
-    ver: [u32; 8],
-}
 
 fn candidate(i: &Instruction) -> bool {
     if !i.op.has_dst() || i.op == Opcode::Send || i.msg.is_some() {
@@ -192,21 +186,21 @@ fn near_miss(e: &Instruction, j: &Instruction) -> Option<Point> {
 /// Why no earlier instruction merged with candidate J (none did): an
 /// identical one whose flags changed, an identical one forgotten (and why),
 /// or the first near miss. None when nothing comes close.
-fn why_unmatched(
-    avail: &[Entry],
-    forgotten: &[(Instruction, Point)],
-    j: &Instruction,
-) -> Option<Point> {
+fn why_unmatched(avail: &Avail, j: &Instruction) -> Option<Point> {
     if avail
-        .iter()
+        .with_op(j.op)
         .any(|e| same_op(&e.inst, j) || negated_mul(&e.inst, j))
     {
         return Some(cov::REFUSE_FLAG_CHANGED);
     }
-    if let Some((_, why)) = forgotten.iter().rev().find(|(e, _)| same_op(e, j)) {
+    if let Some((_, why)) = avail
+        .forgotten_with_op(j.op)
+        .rev()
+        .find(|(e, _)| same_op(e, j))
+    {
         return Some(*why);
     }
-    avail.iter().find_map(|e| near_miss(&e.inst, j))
+    avail.with_op(j.op).find_map(|e| near_miss(&e.inst, j))
 }
 
 /// `mul dst, -E, 1.0` in J's place (same exec size, group, NoMask and
@@ -274,10 +268,9 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
     let machine = p.machine();
     let mut changed = false;
     let mut counter = 0u32;
+    let mut avail = Avail::new(p.reg_end() as usize);
     for (b, blk) in live.cfg.blocks.iter().enumerate() {
-        let mut avail: Vec<Entry> = Vec::new();
-        // Entries no longer available, and why (for the refusal points).
-        let mut forgotten: Vec<(Instruction, Point)> = Vec::new();
+        avail.clear();
         let mut ver = [0u32; 8];
         for j in blk.start..blk.end {
             let inst = p.insts[j].clone();
@@ -297,13 +290,13 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
                     }) && flag_reads & e.flag_writes == 0
                 };
                 let matched = avail
-                    .iter()
+                    .with_op(inst.op)
                     .find(|e| same_op(&e.inst, &inst) && flags_same(e))
                     .or_else(|| {
                         // Injected bug (BUGS.md: cse-flag-only-stale): a
                         // flag-only writer matches an identical earlier one
                         // even though the flag was rewritten in between.
-                        avail.iter().rev().find(|e| {
+                        avail.with_op(inst.op).rev().find(|e| {
                             inst.dst.is_null()
                                 && same_op(&e.inst, &inst)
                                 && ctx.bugs.has(Bug::CseFlagOnlyStale)
@@ -321,7 +314,7 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
                 };
                 let mut refused_sat = false;
                 let neg_matched = if matched.is_none() {
-                    avail.iter().find(|e| {
+                    avail.with_op(inst.op).find(|e| {
                         negated_mul(&e.inst, &inst) && flags_same(e) && {
                             let refused = sat_refused(e);
                             refused_sat |= refused;
@@ -334,7 +327,7 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
                 if refused_sat {
                     hit(cov::REFUSE_NEG_SAT);
                 } else if matched.is_none() && neg_matched.is_none() {
-                    if let Some(why) = why_unmatched(&avail, &forgotten, &inst) {
+                    if let Some(why) = why_unmatched(&avail, &inst) {
                         hit(why);
                     }
                 }
@@ -415,19 +408,7 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
                 &fresh
             };
             if !a.writes.is_empty() {
-                let mut k = 0;
-                while k < avail.len() {
-                    let e = &avail[k];
-                    let why = if overlaps(&a.writes, &e.reads) {
-                        cov::REFUSE_SOURCE_OVERWRITTEN
-                    } else if overlaps(&a.writes, &e.writes) {
-                        cov::REFUSE_DEST_OVERWRITTEN
-                    } else {
-                        k += 1;
-                        continue;
-                    };
-                    forgotten.push((avail.remove(k).inst, why));
-                }
+                avail.forget_overwritten(&a.writes);
             }
             for (k, v) in ver.iter_mut().enumerate() {
                 if a.flag_writes & (1 << k) != 0 {
@@ -436,14 +417,7 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
                 }
             }
             if cur.we_all && (!a.writes.is_empty() || a.flag_writes != 0) {
-                let mut k = 0;
-                while k < avail.len() {
-                    if avail[k].inst.we_all {
-                        k += 1;
-                    } else {
-                        forgotten.push((avail.remove(k).inst, cov::REFUSE_NOMASK_BARRIER));
-                    }
-                }
+                avail.forget_masked();
             }
             let fr = a.flag_lane_reads | a.flag_raw_reads;
             if cur.op != Opcode::Nop && candidate(&cur) && fr & a.flag_writes == 0 {
