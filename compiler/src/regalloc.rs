@@ -441,7 +441,7 @@ fn assign(p: &VProgram, base: &[Option<u32>]) -> Result<eu::Program, CompileErro
     let span = |bytes: Option<(u32, u32)>| bytes.map(crate::vir::regs_of);
     let mut out = Vec::with_capacity(p.insts.len());
     for (i, inst) in p.insts.iter().enumerate() {
-        let mut n = inst.clone();
+        let mut n = *inst;
         if let DstKind::Grf { nr, sub } = n.dst.kind {
             let (f, l) = span(crate::vir::dst_bytes(&n.dst, n.exec_size)).unwrap_or((nr, nr));
             n.dst.kind = DstKind::Grf {

@@ -297,19 +297,13 @@ mod tests {
         let i = &p.insts;
         // One instruction inserted after the first: the first is the prefix,
         // the last three the suffix, shifted by one.
-        let now = vec![
-            i[0].clone(),
-            i[3].clone(),
-            i[1].clone(),
-            i[2].clone(),
-            i[3].clone(),
-        ];
+        let now = vec![i[0], i[3], i[1], i[2], i[3]];
         let e = Earlier::between(&now, &i[..]);
         let found: Vec<_> = (0..now.len()).map(|k| e.index(k)).collect();
         assert_eq!(found, [Some(0), None, Some(1), Some(2), Some(3)]);
         // Two instructions changed in place: the middle one that did not
         // is found at its index.
-        let now = vec![i[0].clone(), i[3].clone(), i[2].clone(), i[1].clone()];
+        let now = vec![i[0], i[3], i[2], i[1]];
         let e = Earlier::between(&now, &i[..]);
         let found: Vec<_> = (0..now.len()).map(|k| e.index(k)).collect();
         assert_eq!(found, [Some(0), None, Some(2), None]);

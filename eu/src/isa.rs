@@ -1,5 +1,6 @@
 //! Instruction set: opcodes, operands, instructions, programs (see ISA.md).
 
+pub use crate::srcs::Srcs;
 use crate::types::RegType;
 
 pub use crate::opcode::{Opcode, ALL_OPCODES};
@@ -572,11 +573,8 @@ impl Message {
     }
 }
 
-/// An instruction's sources (at most 3; `smallvec` keeps them inline).
-pub type Srcs = smallvec::SmallVec<[Src; 3]>;
-
-/// One instruction.
-#[derive(Debug, PartialEq, Eq)]
+/// One instruction (plain data: copying one copies a few words).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Instruction {
     /// Opcode.
     pub op: Opcode,
@@ -602,8 +600,7 @@ pub struct Instruction {
     pub sat: bool,
     /// Destination (ALU instructions; null otherwise).
     pub dst: Dst,
-    /// Sources (ALU instructions), inline: copying an instruction does
-    /// not allocate.
+    /// Sources (ALU instructions), inline.
     pub srcs: Srcs,
     /// Jump target as an absolute instruction index (control flow).
     pub jip: Option<u32>,
@@ -611,17 +608,6 @@ pub struct Instruction {
     pub uip: Option<u32>,
     /// The Align16 access mode's writemask and swizzles (None: Align1).
     pub align16: Option<Align16>,
-}
-
-/// Every field but the sources is `Copy`, and the sources are copied as one
-/// slice (the compiler's passes copy instructions all the time).
-impl Clone for Instruction {
-    fn clone(&self) -> Instruction {
-        Instruction {
-            srcs: Srcs::from_slice(&self.srcs),
-            ..*self
-        }
-    }
 }
 
 /// Hashes what tells instructions of one program apart most often (the
@@ -775,15 +761,15 @@ mod tests {
             .insts
             .remove(0);
         let s = RandomState::new();
-        assert_eq!(s.hash_one(&i), s.hash_one(i.clone()));
+        assert_eq!(s.hash_one(i), s.hash_one(i));
         // The predicate and saturate are not hashed: the copy hashes alike
         // and is still another instruction.
-        let mut j = i.clone();
+        let mut j = i;
         j.pred = None;
         j.sat = true;
-        assert_eq!(s.hash_one(&i), s.hash_one(&j));
+        assert_eq!(s.hash_one(i), s.hash_one(j));
         assert_ne!(i, j);
-        let table: HashMap<Instruction, u32> = [(i.clone(), 1), (j.clone(), 2)].into();
+        let table: HashMap<Instruction, u32> = [(i, 1), (j, 2)].into();
         assert_eq!((table.len(), table[&i], table[&j]), (2, 1, 2));
     }
 
@@ -794,7 +780,7 @@ mod tests {
         )
         .unwrap();
         for i in &mut p.insts {
-            let c = i.clone();
+            let c = *i;
             assert_eq!(&c, i);
             i.srcs[0].neg = !i.srcs[0].neg;
             assert_ne!(&c, i);

@@ -21,6 +21,7 @@ pub mod isa;
 pub mod opcode;
 mod run;
 pub mod sim;
+mod srcs;
 pub mod types;
 pub mod validate;
 

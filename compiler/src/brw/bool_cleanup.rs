@@ -416,7 +416,7 @@ fn rewrite(
         return Err(None);
     }
     let mut point = cov::REWRITE_LOW_WORD;
-    let mut new = r.clone();
+    let mut new = *r;
     let wide: Vec<usize> = slots
         .iter()
         .filter(|x| x.1 == Read::Wide)

@@ -231,7 +231,7 @@ mod tests {
         eu::resolve_control_flow(&mut p.insts).unwrap();
         let a = Cfg::build(&p.insts).unwrap();
         // Another ALU instruction in the body: the same shape.
-        p.insts[4] = p.insts[0].clone();
+        p.insts[4] = p.insts[0];
         assert_eq!(Cfg::build(&p.insts).unwrap(), a);
         assert_eq!(Cfg::build_uncached(&p.insts).unwrap(), a);
         // Without the CONT: a block less.

@@ -379,7 +379,7 @@ fn find_producer(
 
 /// The three consumer kinds of the main path.
 fn general(p: &mut VProgram, start: usize, j: usize, ctx: &PassCtx, m: &MachineConfig) -> bool {
-    let c = p.insts[j].clone();
+    let c = p.insts[j];
     let x = c.srcs[0];
     let Some(cmod) = c.cmod else { return false };
     let cflags = shared_access(&c).flag_writes;
@@ -388,7 +388,7 @@ fn general(p: &mut VProgram, start: usize, j: usize, ctx: &PassCtx, m: &MachineC
         hit(cov::REFUSE_NO_PRODUCER);
         return false;
     };
-    let pi = p.insts[k].clone();
+    let pi = p.insts[k];
     if !producer_fits(&pi, &c) {
         return false;
     }
@@ -476,7 +476,7 @@ fn fold_cmod(
     ctx: &PassCtx,
     m: &MachineConfig,
 ) -> bool {
-    let mut np = pi.clone();
+    let mut np = *pi;
     np.cmod = Some(cond);
     np.flag = moved_flag(pi, c, ctx);
     if !inst_valid(&np, m) {
@@ -510,7 +510,7 @@ fn add_matches(s: &Instruction, a: &Src, b: &Src) -> Option<bool> {
 
 /// `cmp.cmod null a, b` (float, b ≠ 0) into the ADD computing a − b.
 fn cmp_to_add(p: &mut VProgram, start: usize, j: usize, ctx: &PassCtx, m: &MachineConfig) -> bool {
-    let c = p.insts[j].clone();
+    let c = p.insts[j];
     let (a, b) = (c.srcs[0], c.srcs[1]);
     let Some(cmod) = c.cmod else { return false };
     let cflags = shared_access(&c).flag_writes;
@@ -519,7 +519,7 @@ fn cmp_to_add(p: &mut VProgram, start: usize, j: usize, ctx: &PassCtx, m: &Machi
     let mut read_flag = false;
     let mut ab_written = false;
     for k in (start..j).rev() {
-        let s = p.insts[k].clone();
+        let s = p.insts[k];
         let acc = shared_access(&s);
         let matched = if s.op == Opcode::Add && same_shape(&s, &c) && s.dst.ty == a.ty {
             add_matches(&s, &a, &b)
@@ -562,7 +562,7 @@ fn cmp_to_add(p: &mut VProgram, start: usize, j: usize, ctx: &PassCtx, m: &Machi
                     hit(cov::CMP_TO_ADD_REFUSE_CMOD);
                     return false;
                 }
-                let mut ns = s.clone();
+                let mut ns = s;
                 ns.cmod = Some(cond);
                 ns.flag = moved_flag(&s, &c, ctx);
                 if !inst_valid(&ns, m) {
@@ -669,7 +669,7 @@ fn read_elsewhere(p: &VProgram, fp: &[(u32, u32)], except: usize) -> bool {
 
 /// `not.z/.nz null x` into the OR/AND (or CMP) that produced x.
 fn not_path(p: &mut VProgram, start: usize, j: usize, ctx: &PassCtx, m: &MachineConfig) -> bool {
-    let c = p.insts[j].clone();
+    let c = p.insts[j];
     let x = c.srcs[0];
     let Some(cmod) = c.cmod else { return false };
     if !is_zero_test(cmod) || x.neg || x.abs || !x.ty.is_int() {
@@ -684,7 +684,7 @@ fn not_path(p: &mut VProgram, start: usize, j: usize, ctx: &PassCtx, m: &Machine
         hit(cov::REFUSE_NO_PRODUCER);
         return false;
     };
-    let pi = p.insts[k].clone();
+    let pi = p.insts[k];
     if !producer_fits(&pi, &c) {
         return false;
     }
@@ -741,7 +741,7 @@ fn not_path(p: &mut VProgram, start: usize, j: usize, ctx: &PassCtx, m: &Machine
                     return false;
                 }
             }
-            let mut np = pi.clone();
+            let mut np = pi;
             np.cmod = Some(inv);
             np.dst.kind = DstKind::Null;
             if !inst_valid(&np, m) {

@@ -218,7 +218,7 @@ fn propagate(
         }
         elems.push(rel / step);
     }
-    let saved = reader.clone();
+    let saved = *reader;
     match ms.kind {
         SrcKind::Imm(bits) => {
             let nsrc = reader.op.num_srcs();
@@ -450,7 +450,7 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
     let mut changed = false;
     for blk in &cfg.blocks {
         for m in blk.start..blk.end {
-            let mv = p.insts[m].clone();
+            let mv = p.insts[m];
             if !is_copy(&mv, p, &multi) {
                 continue;
             }

@@ -273,7 +273,7 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
         avail.clear();
         let mut ver = [0u32; 8];
         for j in blk.start..blk.end {
-            let inst = p.insts[j].clone();
+            let inst = p.insts[j];
             // Footprints from the liveness pass: instructions at j and after
             // are as they were when it ran.
             let a = &live.access[j];
@@ -399,7 +399,7 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
                 }
             }
             // Effects of the (possibly rewritten) instruction.
-            let cur = p.insts[j].clone();
+            let cur = p.insts[j];
             let fresh;
             let a = if cur == inst {
                 &live.access[j]

@@ -128,7 +128,7 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
                 }
             }
             let unpred = if inst.pred.is_some() {
-                let mut u = inst.clone();
+                let mut u = *inst;
                 u.pred = None;
                 access(&u)
             } else {

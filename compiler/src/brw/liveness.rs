@@ -148,6 +148,16 @@ impl LiveSet {
         (first..first + size).any(|r| self.lane[r as usize] | self.raw[r as usize] != 0)
     }
 
+    /// The registers with a live byte (in either view), in order.
+    pub fn live_regs(&self) -> impl Iterator<Item = usize> + '_ {
+        self.lane
+            .iter()
+            .zip(&self.raw)
+            .enumerate()
+            .filter(|(_, (l, r))| *l | *r != 0)
+            .map(|(k, _)| k)
+    }
+
     /// Live flag bytes (either view).
     pub fn flags(&self) -> u8 {
         self.flag_lane | self.flag_raw

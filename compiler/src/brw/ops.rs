@@ -490,7 +490,7 @@ pub fn shared_access(i: &Instruction) -> Rc<Access> {
             return a.clone();
         }
         let a = Rc::new(access(i));
-        with_room(&mut t.borrow_mut()).insert(i.clone(), a.clone());
+        with_room(&mut t.borrow_mut()).insert(*i, a.clone());
         a
     })
 }
@@ -516,7 +516,7 @@ pub fn instruction_ok(i: &Instruction, machine: &MachineConfig) -> bool {
         }
         let ok = eu::validate::instruction_ok(i, machine);
         with_room(&mut t.borrow_mut())
-            .entry(i.clone())
+            .entry(*i)
             .or_default()
             .push((*machine, ok));
         ok
@@ -529,12 +529,7 @@ pub fn inst_valid(i: &Instruction, machine: &MachineConfig) -> bool {
     if !i.op.is_cf() {
         return instruction_ok(i, machine);
     }
-    match eu::validate(
-        &Program {
-            insts: vec![i.clone()],
-        },
-        machine,
-    ) {
+    match eu::validate(&Program { insts: vec![*i] }, machine) {
         Ok(()) => true,
         Err(v) => v.iter().all(|v| v.rule == "eot"),
     }
@@ -602,7 +597,7 @@ mod tests {
         assert_eq!(*a, access(&i));
         assert!(Rc::ptr_eq(&a, &shared_access(&i.clone())));
         // One field apart is another instruction with its own footprint.
-        let mut j = i.clone();
+        let mut j = i;
         j.exec_size = 8;
         let b = shared_access(&j);
         assert!(!Rc::ptr_eq(&a, &b));

@@ -227,13 +227,11 @@ fn intervals(p: &VProgram, live: &Liveness) -> Vec<Option<(usize, usize)>> {
         }
     }
     for (b, blk) in live.cfg.blocks.iter().enumerate() {
-        for r in 0..n {
-            if live.live_in[b].regs_live(r as u32, 1) {
-                add(&mut iv, r, blk.start);
-            }
-            if live.live_out[b].regs_live(r as u32, 1) {
-                add(&mut iv, r, blk.end - 1);
-            }
+        for r in live.live_in[b].live_regs() {
+            add(&mut iv, r, blk.start);
+        }
+        for r in live.live_out[b].live_regs() {
+            add(&mut iv, r, blk.end - 1);
         }
     }
     iv

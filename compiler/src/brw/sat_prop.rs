@@ -165,8 +165,8 @@ fn fold(
     ctx: &PassCtx,
     machine: &MachineConfig,
 ) -> bool {
-    let s = p.insts[k].clone();
-    let m = p.insts[i].clone();
+    let s = p.insts[k];
+    let m = p.insts[i];
     let x = m.srcs[0];
     let exec = m.exec_size;
     let same_elements = matches!(
@@ -205,8 +205,8 @@ fn fold(
         hit(cov::REFUSE_READ_AFTER);
         return false;
     }
-    let mut ns = s.clone();
-    let mut nm = m.clone();
+    let mut ns = s;
+    let mut nm = m;
     if retype {
         ns.dst.ty = m.dst.ty;
         for src in &mut ns.srcs {
@@ -272,7 +272,7 @@ fn propagate(
     ctx: &PassCtx,
     machine: &MachineConfig,
 ) -> bool {
-    let m = p.insts[i].clone();
+    let m = p.insts[i];
     let x = m.srcs[0];
     let exec = m.exec_size;
     let xfp = src_footprint(&x, exec);

@@ -178,7 +178,7 @@ impl Lower<'_> {
         }
         let pieces = inst.exec_size / limit;
         for k in 0..pieces {
-            let mut part = inst.clone();
+            let mut part = inst;
             part.exec_size = limit;
             part.group = inst.group + k * limit;
             let lanes = (k * limit) as u32;
@@ -226,7 +226,7 @@ impl Lower<'_> {
         let ty = inst.dst.ty;
         // Judged at SIMD8 (a wider piece is split when emitted).
         let Some(lane_bytes) = [4, 8].into_iter().find(|&b| {
-            let mut w = inst.clone();
+            let mut w = inst;
             w.exec_size = w.exec_size.min(8);
             w.srcs.iter_mut().for_each(|s| fit_rows(s, w.exec_size));
             w.dst = dest(Loc::vector(0, b), ty);

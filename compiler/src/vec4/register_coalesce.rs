@@ -139,7 +139,7 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
 
 /// Coalesces the MOV at `m` (its block starting at `start`) if it can.
 fn coalesce(p: &mut VProgram, start: usize, m: usize, ctx: &PassCtx) -> bool {
-    let mov = p.insts[m].clone();
+    let mov = p.insts[m];
     let Some((_, d)) = candidate(p, &mov) else {
         return false;
     };

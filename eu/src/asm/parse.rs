@@ -306,7 +306,7 @@ impl Cur {
             if inst.sat || inst.cmod.is_some() {
                 return Err(self.err_at(col, "'nop' takes no '.sat' or conditional modifier"));
             }
-            let bare = inst.clone();
+            let bare = inst;
             self.skip_ws()?;
             let options_col = self.pos + 1;
             self.options(&mut inst)?;

@@ -419,9 +419,7 @@ mod tests {
     use crate::isa::{CondMod, Dst, Message, MsgSize, Predicate, Region};
 
     fn one(i: &Instruction) -> String {
-        print_program(&Program {
-            insts: vec![i.clone()],
-        })
+        print_program(&Program { insts: vec![*i] })
     }
 
     #[test]

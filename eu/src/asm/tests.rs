@@ -94,9 +94,7 @@ fn align16_prints_as_mesa_and_parses_back() {
     assert_eq!(i.srcs[0].region, Region::new(4, 4, 1));
     assert_eq!(i.srcs[1].region, Region::new(0, 4, 1));
     assert_eq!(i.pred.map(|p| p.mode), Some(PredMode::Replicate(2)));
-    let printed = crate::asm::print_program(&Program {
-        insts: vec![i.clone()],
-    });
+    let printed = crate::asm::print_program(&Program { insts: vec![i] });
     assert_eq!(
         printed,
         "(+f0.0.z) add(8) g5<1>.xyF      -g4<4>.xF       g6.4<0>.yzxwF   { align16 1Q };\n"

@@ -510,9 +510,7 @@ fn instruction_ok_agrees_with_validating_the_instruction_alone() {
             for text in [breaking, conforming] {
                 let Ok(p) = parse_program(text) else { continue };
                 for i in p.insts.iter().filter(|i| !i.op.is_cf()) {
-                    let alone = Program {
-                        insts: vec![i.clone()],
-                    };
+                    let alone = Program { insts: vec![*i] };
                     let want = rules_of(validate(&alone, &cfg)).iter().all(|&r| r == "eot");
                     assert_eq!(instruction_ok(i, &cfg), want, "{text}");
                     if want {

@@ -159,7 +159,7 @@ fn lower(entries: &[Entry]) -> (Program, Vec<usize>) {
             }
             Entry::Epilogue => epilogue = insts.len() as u32,
             Entry::Inst(i) | Entry::Alu(i) | Entry::While(_, i) | Entry::Halt(i) => {
-                insts.push(i.clone());
+                insts.push(*i);
                 origin.push(e);
             }
         }
