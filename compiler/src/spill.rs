@@ -83,9 +83,10 @@ pub(crate) fn spill_costs(p: &VProgram) -> Vec<f64> {
     cost
 }
 
-/// Every GRF operand of an instruction: first register and count.
-fn operand_regs(i: &Instruction) -> Vec<(u32, u32)> {
-    let mut out = Vec::new();
+/// Every GRF operand of an instruction: first register and count (three
+/// sources, a destination and two message operands at most: inline).
+fn operand_regs(i: &Instruction) -> smallvec::SmallVec<[(u32, u32); 6]> {
+    let mut out = smallvec::SmallVec::new();
     let span = |b: Option<(u32, u32)>| b.map(regs_of).map(|(f, l)| (f, l - f + 1));
     out.extend(
         i.srcs

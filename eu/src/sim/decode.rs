@@ -30,8 +30,9 @@ pub(crate) struct DSrc {
     pub(crate) abs: bool,
     /// Byte offset per channel (GRF: in the GRF file; flag: in the 8-byte flag file).
     pub(crate) off: [u32; 32],
-    /// Immediate bits per channel.
-    pub(crate) imm: [u64; 32],
+    /// Immediate bits of channel c at `c % 8` (vector immediates repeat
+    /// every 8 channels (V, UV) or 4 (VF); the others are the same for all).
+    pub(crate) imm: [u64; 8],
 }
 
 /// A decoded destination.
@@ -132,7 +133,7 @@ fn decode_inst(i: &Instruction, cfg: &MachineConfig) -> DInst {
             neg: s.neg,
             abs: s.abs,
             off: [0; 32],
-            imm: [0; 32],
+            imm: [0; 8],
         };
         let sz = s.ty.size() as u64;
         let (v, w, h) = (
@@ -171,7 +172,7 @@ fn decode_inst(i: &Instruction, cfg: &MachineConfig) -> DInst {
             }
             SrcKind::Imm(bits) => {
                 d.file = File::Imm;
-                for c in 0..32usize {
+                for c in 0..8usize {
                     d.imm[c] = match s.ty {
                         RegType::V => {
                             let nib = ((bits >> (4 * (c % 8))) & 0xf) as i8;

@@ -334,7 +334,7 @@ impl<'a> Machine<'a> {
                 m &= m - 1;
                 let mut raw = [0u64; 3];
                 for (k, s) in d.srcs.iter().enumerate() {
-                    raw[k] = self.read(s.file, s.off[c], s.ty.size(), s.imm[c]);
+                    raw[k] = self.read(s.file, s.off[c], s.ty.size(), s.imm[c % 8]);
                 }
                 let r = lane(d, raw, pm >> c & 1 == 1, &mut self.rng);
                 out[c] = r.bits;
