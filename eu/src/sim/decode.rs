@@ -1,6 +1,7 @@
 //! Decode-once form of a program: per-channel byte offsets, expanded
 //! immediates, the computation domain and the control-flow tables.
 
+use super::int_lane::IntInst;
 use super::num::Dom;
 use super::FaultKind;
 use crate::cf::CfInfo;
@@ -71,6 +72,8 @@ pub(crate) struct DInst {
     pub(crate) wmask: u32,
     /// A bad access detected at decode time, raised if executed.
     pub(crate) fault: Option<FaultKind>,
+    /// The integer form of an integer instruction ([`IntInst::of`]).
+    pub(crate) int: Option<IntInst>,
 }
 
 /// A decoded program.
@@ -103,7 +106,7 @@ pub(crate) fn decode(insts: &[Instruction], cfg: &MachineConfig, cf: &CfInfo) ->
     }
 }
 
-fn decode_inst(i: &Instruction, cfg: &MachineConfig) -> DInst {
+pub(crate) fn decode_inst(i: &Instruction, cfg: &MachineConfig) -> DInst {
     let exec = i.exec_size.clamp(1, 32) as u32;
     let gb = cfg.grf_bytes as u64;
     let file_bytes = cfg.grf_file_bytes();
@@ -231,7 +234,7 @@ fn decode_inst(i: &Instruction, cfg: &MachineConfig) -> DInst {
     } else {
         Dom::Int
     };
-    DInst {
+    let mut d = DInst {
         op: i.op,
         math: i.math,
         msg: i.msg,
@@ -252,5 +255,8 @@ fn decode_inst(i: &Instruction, cfg: &MachineConfig) -> DInst {
         uip: i.uip.unwrap_or(0) as usize,
         wmask: i.writemask_channels().unwrap_or(u32::MAX),
         fault,
-    }
+        int: None,
+    };
+    d.int = IntInst::of(&d);
+    d
 }

@@ -91,7 +91,16 @@ fn ffrc(dom: Dom, x: f64) -> f64 {
 
 /// Execute one channel. `raw` holds the source bits; `sel_pred` the
 /// predicate value of a predicated SEL.
+#[inline(always)]
 pub(crate) fn lane(d: &DInst, raw: [u64; 3], sel_pred: bool, rng: &mut SplitMix) -> LaneOut {
+    match &d.int {
+        Some(k) => k.lane(d, raw, sel_pred, rng),
+        None => any_lane(d, raw, sel_pred, rng),
+    }
+}
+
+/// [`lane`] for any instruction, its operand types asked per channel.
+pub(crate) fn any_lane(d: &DInst, raw: [u64; 3], sel_pred: bool, rng: &mut SplitMix) -> LaneOut {
     let dom = d.dom;
     let s = &d.srcs;
     match d.op {

@@ -1,6 +1,7 @@
 //! The SIMD simulator: runs a validated program over a dispatch (ABI.md).
 
 mod decode;
+mod int_lane;
 mod lane;
 mod num;
 mod thread;

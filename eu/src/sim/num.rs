@@ -229,54 +229,55 @@ pub(crate) fn cond_holds(bits: u64, ty: RegType, cmod: CondMod, ovf: bool) -> bo
     if ty.is_float() {
         let x = float_value(bits, ty);
         match cmod {
-            CondMod::Z => x == 0.0,
-            CondMod::Nz => x != 0.0,
-            CondMod::G => x > 0.0,
-            CondMod::Ge => x >= 0.0,
-            CondMod::L => x < 0.0,
-            CondMod::Le => x <= 0.0,
             CondMod::O => ovf,
             CondMod::U => x.is_nan(),
+            c => ordered(x, 0.0, c).unwrap_or(false),
         }
     } else {
-        let v = extend(bits, ty);
-        match cmod {
-            CondMod::Z => v == 0,
-            CondMod::Nz => v != 0,
-            CondMod::G => v > 0,
-            CondMod::Ge => v >= 0,
-            CondMod::L => v < 0,
-            CondMod::Le => v <= 0,
-            CondMod::O => ovf,
-            CondMod::U => false,
-        }
+        int_cond_holds(extend(bits, ty), cmod, ovf)
     }
+}
+
+/// Whether `cmod` holds for integer destination value `v` (`ovf`: the
+/// exact result did not fit the destination).
+#[inline(always)]
+pub(crate) fn int_cond_holds(v: i128, cmod: CondMod, ovf: bool) -> bool {
+    match cmod {
+        CondMod::O => ovf,
+        c => int_relation(v, 0, c),
+    }
+}
+
+/// `a cmod b` for the ordering conditions (Z to Le); None for O and U.
+#[inline(always)]
+fn ordered<T: PartialOrd>(a: T, b: T, cmod: CondMod) -> Option<bool> {
+    Some(match cmod {
+        CondMod::Z => a == b,
+        CondMod::Nz => a != b,
+        CondMod::G => a > b,
+        CondMod::Ge => a >= b,
+        CondMod::L => a < b,
+        CondMod::Le => a <= b,
+        CondMod::O | CondMod::U => return None,
+    })
+}
+
+/// The relation `a cmod b` of two integers (O and U never hold).
+#[inline(always)]
+pub(crate) fn int_relation(a: i128, b: i128, cmod: CondMod) -> bool {
+    ordered(a, b, cmod).unwrap_or(false)
 }
 
 /// The relation of a compare (CMP / CSEL): `a cmod b`.
 #[inline]
 pub(crate) fn relation(a: Num, b: Num, cmod: CondMod) -> bool {
     match (a, b) {
-        (Num::I(a), Num::I(b)) => match cmod {
-            CondMod::Z => a == b,
-            CondMod::Nz => a != b,
-            CondMod::G => a > b,
-            CondMod::Ge => a >= b,
-            CondMod::L => a < b,
-            CondMod::Le => a <= b,
-            CondMod::O | CondMod::U => false,
-        },
+        (Num::I(a), Num::I(b)) => int_relation(a, b, cmod),
         (a, b) => {
             let (a, b) = (as_f64(a), as_f64(b));
             match cmod {
-                CondMod::Z => a == b,
-                CondMod::Nz => a != b,
-                CondMod::G => a > b,
-                CondMod::Ge => a >= b,
-                CondMod::L => a < b,
-                CondMod::Le => a <= b,
-                CondMod::O => false,
                 CondMod::U => a.is_nan() || b.is_nan(),
+                c => ordered(a, b, c).unwrap_or(false),
             }
         }
     }
