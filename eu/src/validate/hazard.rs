@@ -20,6 +20,35 @@ fn overlaps(a: (u64, u64), b: (u64, u64)) -> bool {
     a.0 < b.0 + b.1 && b.0 < a.0 + a.1
 }
 
+/// A destination's elements: channel c's is `size` bytes at
+/// `base + c * stride`.
+struct Elements {
+    base: u64,
+    size: u64,
+    stride: u64,
+}
+
+impl Elements {
+    fn of(&self, c: u64) -> (u64, u64) {
+        (self.base + c * self.stride, self.size)
+    }
+
+    /// The first of channels `0..channels` whose element overlaps `read`.
+    /// The elements lie in channel order, each starting where or after
+    /// the one before ends (stride ≥ size) or all at one place (stride 0),
+    /// so it is the first one ending after `read` starts, if that one
+    /// starts before `read` ends.
+    fn first_overlapping(&self, read: (u64, u64), channels: u64) -> Option<u64> {
+        let end0 = self.base + self.size;
+        let c = if self.stride == 0 || read.0 < end0 {
+            0
+        } else {
+            (read.0 + 1 - end0).div_ceil(self.stride)
+        };
+        (c < channels && overlaps(self.of(c), read)).then_some(c)
+    }
+}
+
 pub(crate) fn check(i: &Instruction, cfg: &MachineConfig, s: &mut Sink<'_>) {
     let exec = u64::from(i.exec_size);
     let pw = u64::from(i.pass_width().max(1));
@@ -33,7 +62,11 @@ pub(crate) fn check(i: &Instruction, cfg: &MachineConfig, s: &mut Sink<'_>) {
     let dsz = u64::from(i.dst.ty.size());
     let dbase = u64::from(nr) * gb + u64::from(sub) * dsz;
     let dstride = u64::from(i.dst.stride) * dsz;
-    let dst_range = |c: u64| (dbase + c * dstride, dsz);
+    let dst = Elements {
+        base: dbase,
+        size: dsz,
+        stride: dstride,
+    };
     for (k, src) in i.srcs.iter().enumerate() {
         let SrcKind::Grf { nr, sub } = src.kind else {
             continue;
@@ -51,7 +84,7 @@ pub(crate) fn check(i: &Instruction, cfg: &MachineConfig, s: &mut Sink<'_>) {
         for c in pw..exec {
             let read = src_range(base, sz, v, w, h, c);
             let earlier = (c / pw) * pw;
-            if let Some(wc) = (0..earlier).find(|&wc| overlaps(dst_range(wc), read)) {
+            if let Some(wc) = dst.first_overlapping(read, earlier) {
                 s.err(
                     "compressed-hazard",
                     format!(
@@ -60,6 +93,41 @@ pub(crate) fn check(i: &Instruction, cfg: &MachineConfig, s: &mut Sink<'_>) {
                     ),
                 );
                 return;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_overlapping_element_is_the_first_in_channel_order() {
+        // Every destination layout the encodings allow (and stride 0),
+        // against reads of every size around it.
+        for size in [1, 2, 4, 8] {
+            for stride in [0, 1, 2, 4] {
+                for base in [0, 3, 32, 36] {
+                    let dst = Elements {
+                        base,
+                        size,
+                        stride: stride * size,
+                    };
+                    for start in 0..200 {
+                        for len in [1, 2, 4, 8] {
+                            for channels in [0, 1, 4, 8, 16, 24] {
+                                let read = (start, len);
+                                let want = (0..channels).find(|&c| overlaps(dst.of(c), read));
+                                assert_eq!(
+                                    dst.first_overlapping(read, channels),
+                                    want,
+                                    "size {size} stride {stride} base {base} read {read:?} channels {channels}"
+                                );
+                            }
+                        }
+                    }
+                }
             }
         }
     }

@@ -130,21 +130,15 @@ fn check_src(k: usize, src: &Src, ex: u64, gb: u64, file: u64, s: &mut Sink<'_>)
     }
     let w = w.clamp(1, ex);
     let rows = ex.div_ceil(w);
+    // A row's elements lie in order (h ≥ 0): it stays in one register
+    // when its last byte is in its first byte's.
     let mut last = 0;
     let mut crosses = false;
     for y in 0..rows {
-        let mut grf = None;
-        for x in 0..w {
-            let off = sub_bytes + (y * v + x * h) * sz;
-            last = last.max(off + sz);
-            for g in [off / gb.max(1), (off + sz - 1) / gb.max(1)] {
-                match grf {
-                    None => grf = Some(g),
-                    Some(r) if r != g => crosses = true,
-                    _ => {}
-                }
-            }
-        }
+        let first = sub_bytes + y * v * sz;
+        let end = first + (w - 1) * h * sz + sz;
+        last = last.max(end);
+        crosses |= (end - 1) / gb.max(1) != first / gb.max(1);
     }
     match src.kind {
         SrcKind::Grf { sub, .. } => {
