@@ -331,8 +331,8 @@ pub fn allocate_with(
 ) -> Result<eu::Program, CompileError> {
     crate::brw::cfg::Cfg::build(&p.insts).map_err(cf_invalid)?;
     let reg_end = p.reg_end();
-    for (i, inst) in p.insts.iter().enumerate() {
-        let a = crate::brw::ops::shared_access(inst);
+    let acc = crate::brw::ops::footprints(&p.insts);
+    for (i, (inst, a)) in p.insts.iter().zip(acc.iter()).enumerate() {
         if a.reads
             .iter()
             .map(|r| r.reg)

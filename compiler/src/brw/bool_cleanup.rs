@@ -104,7 +104,7 @@ pub mod cov;
 use super::cfg::Cfg;
 use super::copy_prop::source_pinned;
 use super::ops::{
-    dst_footprint, dst_offsets, inst_valid, overlaps, regions_for, shared_access, src_footprint,
+    dst_footprint, dst_offsets, footprints, inst_valid, overlaps, regions_for, src_footprint,
     src_offsets, Access,
 };
 use crate::bugs::{Bug, BugSet};
@@ -112,7 +112,6 @@ use crate::coverage::{hit, Point};
 use crate::passes::PassCtx;
 use crate::vir::{VProgram, GRF_BYTES};
 use eu::{CondMod, DstKind, Instruction, MachineConfig, Opcode, RegType, Src, SrcKind};
-use std::rc::Rc;
 
 /// Which instructions write booleans, and where.
 struct Bools {
@@ -122,7 +121,7 @@ struct Bools {
     /// Per register: the instructions writing some byte of it.
     writers: Vec<Vec<usize>>,
     /// Per instruction: its footprint (only the GRF writes are used).
-    writes: Vec<Rc<Access>>,
+    writes: super::ops::Footprints,
 }
 
 impl Bools {
@@ -221,7 +220,7 @@ fn producer(i: &Instruction) -> Option<Producer> {
 /// The boolean producers of the program (greatest fixpoint).
 fn bools(p: &VProgram) -> Bools {
     let nregs = p.reg_end() as usize;
-    let writes: Vec<Rc<Access>> = p.insts.iter().map(shared_access).collect();
+    let writes = footprints(&p.insts);
     let mut writers = vec![Vec::new(); nregs];
     for (w, a) in writes.iter().enumerate() {
         for &(r, _) in &a.writes {
@@ -570,7 +569,7 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
     }
     let mut any = vec![0u32; nregs];
     let mut multi = vec![0u32; nregs];
-    for a in &b.writes {
+    for a in b.writes.iter() {
         for &(r, m) in &a.writes {
             multi[r as usize] |= any[r as usize] & m;
             any[r as usize] |= m;

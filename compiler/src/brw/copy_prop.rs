@@ -59,8 +59,8 @@ pub mod cov;
 
 use super::cfg::Cfg;
 use super::ops::{
-    dst_footprint, dst_offsets, inst_valid, is_commutative, overlaps, regions_for, shared_access,
-    src_footprint, src_offsets, Access,
+    dst_footprint, dst_offsets, footprints, inst_valid, is_commutative, overlaps, regions_for,
+    shared_access, src_footprint, src_offsets, Access,
 };
 use crate::bugs::{Bug, BugSet};
 use crate::coverage::{hit, Point};
@@ -433,7 +433,7 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
     };
     let machine = p.machine();
     let nregs = p.reg_end() as usize;
-    let writes: Vec<Rc<Access>> = p.insts.iter().map(shared_access).collect();
+    let writes = footprints(&p.insts);
     let mut any = vec![0u32; nregs];
     let mut multi = vec![0u32; nregs];
     for fp in writes.iter().map(|a| &a.writes) {

@@ -38,9 +38,8 @@
 //! (see `regalloc.rs`).
 
 use super::cfg::Cfg;
-use super::ops::{shared_access, Access, Kill};
-use crate::vir::{Earlier, VProgram, Vgrf};
-use eu::Instruction;
+use super::ops::{footprints, Access, Footprints, Kill};
+use crate::vir::{VProgram, Vgrf};
 use std::borrow::Cow;
 use std::cell::{OnceCell, RefCell};
 use std::rc::Rc;
@@ -179,7 +178,7 @@ pub struct Liveness {
     /// The CFG it was computed on.
     pub cfg: Cfg,
     /// Each instruction's footprint.
-    pub access: Vec<Rc<Access>>,
+    pub access: Footprints,
     /// Live at each block's entry.
     pub live_in: Vec<LiveSet>,
     /// Live at each block's exit.
@@ -198,9 +197,9 @@ pub struct Defined {
     pub exit: Vec<Vec<bool>>,
 }
 
-/// What the analysis reads of a program: its instructions, virtual
-/// registers and payload size.
-type Key = (Vec<Instruction>, Vec<Vgrf>, u32);
+/// What the analysis reads of a program besides its instructions (whose
+/// footprints stand for them): its virtual registers and payload size.
+type Key = (Vec<Vgrf>, u32);
 
 thread_local! {
     /// The last program analysed on this thread and its result: consecutive
@@ -208,54 +207,30 @@ thread_local! {
     static LAST: RefCell<Option<(Key, Rc<Liveness>)>> = const { RefCell::new(None) };
 }
 
-/// What the last analysis on this thread offers for program `p`.
-enum Reuse {
-    /// It was of this very program.
-    Same(Rc<Liveness>),
-    /// It was not: here are `p`'s footprints, those of instructions it
-    /// also had (the common prefix and suffix, the same index when the
-    /// length did not change) copied from it (a footprint depends on the
-    /// instruction alone), the others computed.
-    Footprints(Vec<Rc<Access>>),
-}
-
-fn reuse(last: Option<&(Key, Rc<Liveness>)>, p: &VProgram) -> Reuse {
-    let Some(((insts, vgrfs, payload), live)) = last else {
-        return Reuse::Footprints(p.insts.iter().map(shared_access).collect());
-    };
-    let earlier = Earlier::between(&p.insts, insts);
-    if earlier.same() && *vgrfs == p.vgrfs && *payload == p.payload_grfs {
-        return Reuse::Same(live.clone());
-    }
-    Reuse::Footprints(
-        p.insts
-            .iter()
-            .enumerate()
-            .map(|(k, i)| match earlier.index(k) {
-                Some(e) => live.access[e].clone(),
-                None => shared_access(i),
-            })
-            .collect(),
-    )
-}
-
 impl Liveness {
     /// Computes liveness; None when the control flow is malformed. The
     /// result is shared with the previous call on this thread when the
-    /// program is the same.
+    /// program is the same: the same footprints ([`footprints`] hands out
+    /// the very same ones for the same instructions), registers and
+    /// payload.
     pub fn compute(p: &VProgram) -> Option<Rc<Liveness>> {
-        let acc = match LAST.with(|l| reuse(l.borrow().as_ref(), p)) {
-            Reuse::Same(live) => return Some(live),
-            Reuse::Footprints(acc) => acc,
+        let acc = footprints(&p.insts);
+        let same = |(key, live): &(Key, Rc<Liveness>)| {
+            Rc::ptr_eq(&live.access, &acc) && key.0 == p.vgrfs && key.1 == p.payload_grfs
         };
+        if let Some(live) =
+            LAST.with(|l| l.borrow().as_ref().filter(|l| same(l)).map(|l| l.1.clone()))
+        {
+            return Some(live);
+        }
         let live = Rc::new(Liveness::analyse(p, acc)?);
-        let key = (p.insts.clone(), p.vgrfs.clone(), p.payload_grfs);
+        let key = (p.vgrfs.clone(), p.payload_grfs);
         LAST.with(|l| *l.borrow_mut() = Some((key, live.clone())));
         Some(live)
     }
 
     /// The analysis itself, given every instruction's footprint.
-    fn analyse(p: &VProgram, acc: Vec<Rc<Access>>) -> Option<Liveness> {
+    fn analyse(p: &VProgram, acc: Footprints) -> Option<Liveness> {
         let cfg = Cfg::build(&p.insts).ok()?;
         let nregs = p.reg_end() as usize;
         if acc.iter().any(|a| {

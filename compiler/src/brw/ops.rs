@@ -21,7 +21,7 @@ use eu::{
     SrcKind,
 };
 
-use crate::vir::GRF_BYTES;
+use crate::vir::{Earlier, GRF_BYTES};
 use rustc_hash::FxHashMap;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -495,6 +495,47 @@ pub fn shared_access(i: &Instruction) -> Rc<Access> {
     })
 }
 
+/// Every instruction's footprint, in order.
+pub type Footprints = Rc<[Rc<Access>]>;
+
+thread_local! {
+    /// The last instruction list whose footprints this thread took, and
+    /// them.
+    static LAST_FOOTPRINTS: RefCell<Option<(Vec<Instruction>, Footprints)>> =
+        const { RefCell::new(None) };
+}
+
+/// The footprints of `insts`: the very ones ([`Rc::ptr_eq`]) of the last
+/// call on this thread when the list is the same, and otherwise those of
+/// the instructions it shares with that list (its common prefix and
+/// suffix, or the same index when the length did not change) taken from
+/// there, the others from [`shared_access`]. The passes run one after
+/// another on one program, each changing a few instructions.
+pub fn footprints(insts: &[Instruction]) -> Footprints {
+    LAST_FOOTPRINTS.with(|last| {
+        let mut last = last.borrow_mut();
+        let acc: Footprints = match last.as_ref() {
+            Some((before, acc)) => {
+                let earlier = Earlier::between(insts, before);
+                if earlier.same() {
+                    return acc.clone();
+                }
+                insts
+                    .iter()
+                    .enumerate()
+                    .map(|(k, i)| match earlier.index(k) {
+                        Some(e) => acc[e].clone(),
+                        None => shared_access(i),
+                    })
+                    .collect()
+            }
+            None => insts.iter().map(shared_access).collect(),
+        };
+        *last = Some((insts.to_vec(), acc.clone()));
+        acc
+    })
+}
+
 thread_local! {
     /// The validator's answers for single instructions on this thread, per
     /// machine (looked up by the instruction alone: no key to build).
@@ -603,6 +644,30 @@ mod tests {
         assert!(!Rc::ptr_eq(&a, &b));
         assert_eq!(b.writes, vec![(10, u32::MAX)]);
         assert_eq!(a.writes, vec![(10, u32::MAX), (11, u32::MAX)]);
+    }
+
+    #[test]
+    fn a_list_has_the_footprints_of_its_instructions_shared_while_it_stays_the_same() {
+        let first = parse_program(
+            "mov(8) g2<1>UD g1<8,8,1>UD\nadd(8) g3<1>D g2<8,8,1>D 1D\nsend(8) null g2 g3 st.b32 { align1 1Q EOT };",
+        )
+        .unwrap()
+        .insts;
+        let a = footprints(&first);
+        assert!(Rc::ptr_eq(&a, &footprints(&first.clone())));
+        // The add now adds 2: another list, with the add's new footprint.
+        let mut second = first.clone();
+        second[1].srcs[1] = eu::Src::imm(2, eu::RegType::D);
+        let b = footprints(&second);
+        assert!(!Rc::ptr_eq(&a, &b));
+        // Without the first instruction (a common suffix).
+        let c = footprints(&second[1..]);
+        for (list, insts) in [(&a, &first[..]), (&b, &second[..]), (&c, &second[1..])] {
+            assert_eq!(list.len(), insts.len());
+            for (f, i) in list.iter().zip(insts) {
+                assert_eq!(**f, access(i));
+            }
+        }
     }
 
     #[test]
