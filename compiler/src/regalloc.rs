@@ -71,18 +71,40 @@ pub fn intervals(p: &VProgram, live: &Liveness, bugs: BugSet) -> Vec<Option<(usi
     let d = live.defined();
     // What happened, recorded once per call (`cov`).
     let (mut at_entry, mut at_exit, mut carried_any, mut leaves_any) = (false, false, false, false);
+    // When the vgrfs lie in order, apart and above the payload, every
+    // register of one belongs to it: the vgrfs live at a block boundary are
+    // the owners of its live registers, found without asking each vgrf.
+    let apart = p.vgrfs.first().is_none_or(|g| g.first >= p.payload_grfs)
+        && p.vgrfs
+            .windows(2)
+            .all(|w| w[0].first + w[0].size <= w[1].first);
     for (b, blk) in live.cfg.blocks.iter().enumerate() {
-        for v in 0..nv {
-            let g = p.vgrfs[v];
-            if live.live_in[b].regs_live(g.first, g.size) && defined(&d.entry[b], v) {
-                let before = iv[v];
-                touch(&mut iv, v, blk.start);
-                at_entry |= iv[v] != before;
-            }
-            if live.live_out[b].regs_live(g.first, g.size) && defined(&d.exit[b], v) {
-                let before = iv[v];
-                touch(&mut iv, v, blk.end - 1);
-                at_exit |= iv[v] != before;
+        let boundaries = [
+            (&live.live_in[b], &d.entry[b], blk.start, &mut at_entry),
+            (&live.live_out[b], &d.exit[b], blk.end - 1, &mut at_exit),
+        ];
+        for (set, defs, at, extended) in boundaries {
+            let mut consider = |iv: &mut Vec<Option<(usize, usize)>>, v: usize| {
+                if defined(defs, v) {
+                    let before = iv[v];
+                    touch(iv, v, at);
+                    *extended |= iv[v] != before;
+                }
+            };
+            if apart {
+                let mut last = None;
+                for v in set.live_regs().filter_map(|r| owners.of(r as u32)) {
+                    if last != Some(v) {
+                        last = Some(v);
+                        consider(&mut iv, v);
+                    }
+                }
+            } else {
+                for (v, g) in p.vgrfs.iter().enumerate() {
+                    if set.regs_live(g.first, g.size) {
+                        consider(&mut iv, v);
+                    }
+                }
             }
         }
     }
