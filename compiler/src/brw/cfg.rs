@@ -116,12 +116,17 @@ impl Cfg {
 
     /// [`Cfg::build`] without the thread's memory.
     fn build_uncached(insts: &[Instruction]) -> Result<Cfg, CfError> {
-        let info = eu::cf::analyze(insts)?;
+        // Without control flow there is no structure to analyse: the
+        // jump targets below are asked for control-flow instructions only.
+        let info = match insts.iter().any(|i| i.op.is_cf()) {
+            true => Some(eu::cf::analyze(insts)?),
+            false => None,
+        };
         let n = insts.len();
         // Successor instruction indices of each control-flow instruction.
         let targets = |i: usize| -> Vec<usize> {
-            let j = info.jip[i].map(|x| x as usize);
-            let u = info.uip[i].map(|x| x as usize);
+            let j = info.as_ref().and_then(|f| f.jip[i]).map(|x| x as usize);
+            let u = info.as_ref().and_then(|f| f.uip[i]).map(|x| x as usize);
             let mut t = vec![i + 1];
             t.extend(j);
             match insts[i].op {
