@@ -612,24 +612,38 @@ pub struct Instruction {
 
 /// Hashes what tells instructions of one program apart most often (the
 /// opcode, execution size, channel group, message, conditional modifier,
-/// jump target and the operands' registers, types and regions) and leaves
-/// the rest to `==`: equal instructions hash equally, and tables
-/// keyed by instruction (the compiler's footprint and validity caches) pay
-/// for a few words instead of every field.
+/// jump target and the operands' registers, types and regions), packed
+/// into a few words, and leaves the rest to `==`: equal instructions hash
+/// equally, and tables keyed by instruction (the compiler's footprint and
+/// validity caches) pay for a few words instead of every field.
 impl std::hash::Hash for Instruction {
     fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        self.op.hash(h);
-        h.write_u8(self.exec_size);
-        h.write_u8(self.group);
-        self.dst.kind.hash(h);
-        self.dst.ty.hash(h);
-        self.msg.hash(h);
-        self.cmod.hash(h);
-        h.write_u32(self.jip.unwrap_or(u32::MAX));
+        let head = self.op as u64
+            | u64::from(self.exec_size) << 8
+            | u64::from(self.group) << 16
+            | self.cmod.map_or(0, |c| c as u64 + 1) << 24
+            | (self.dst.ty as u64) << 32
+            | u64::from(self.jip.unwrap_or(u32::MAX)) << 40;
+        h.write_u64(head);
+        h.write_u64(match self.dst.kind {
+            DstKind::Null => u64::MAX,
+            DstKind::Grf { nr, sub } => u64::from(nr) << 8 | u64::from(sub),
+            DstKind::Flag { nr, sub } => 1 << 63 | u64::from(nr) << 8 | u64::from(sub),
+        });
         for s in &self.srcs {
-            s.kind.hash(h);
-            s.ty.hash(h);
-            s.region.hash(h);
+            let shape = (s.ty as u64) << 24
+                | u64::from(s.region.v) << 16
+                | u64::from(s.region.w) << 8
+                | u64::from(s.region.h);
+            h.write_u64(match s.kind {
+                SrcKind::Null => shape,
+                SrcKind::Grf { nr, sub } => shape << 32 ^ u64::from(nr) << 8 ^ u64::from(sub),
+                SrcKind::Flag { nr, sub } => !(shape << 32 ^ u64::from(nr) << 8 ^ u64::from(sub)),
+                SrcKind::Imm(bits) => bits.rotate_left(29) ^ shape,
+            });
+        }
+        if let Some(m) = &self.msg {
+            m.hash(h);
         }
     }
 }
