@@ -208,8 +208,17 @@ fn hazard_hints(
     hints
 }
 
-/// First-fit linear scan; `top_down_multi` places multi-GRF vgrfs from the
-/// top of the file. Returns the first physical register of each vgrf.
+/// The vgrfs with an interval, in the order [`scan`] takes them: by start,
+/// then end, then index.
+fn scan_order(iv: &[Option<(usize, usize)>]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..iv.len()).filter(|&v| iv[v].is_some()).collect();
+    order.sort_by_key(|&v| iv[v]);
+    order
+}
+
+/// First-fit linear scan of the vgrfs in `order` ([`scan_order`]);
+/// `top_down_multi` places multi-GRF vgrfs from the top of the file.
+/// Returns the first physical register of each vgrf.
 ///
 /// The registers are bit masks: a register is free for an interval
 /// starting at `lo` when every interval placed in it ended before `lo`
@@ -218,12 +227,11 @@ fn hazard_hints(
 fn scan(
     p: &VProgram,
     iv: &[Option<(usize, usize)>],
+    order: &[usize],
     hints: &[Option<usize>],
     top_down_multi: bool,
 ) -> Result<Vec<Option<u32>>, usize> {
     use std::cmp::Reverse;
-    let mut order: Vec<usize> = (0..iv.len()).filter(|&v| iv[v].is_some()).collect();
-    order.sort_by_key(|&v| iv[v]);
     // Registers not in use, registers ever used, and the placed intervals
     // still running: (end, first register, size), earliest end first.
     let mut free = !0u128;
@@ -231,7 +239,7 @@ fn scan(
     let mut running = std::collections::BinaryHeap::new();
     let mut base = vec![None; iv.len()];
     let (mut multi, mut reused) = (false, false);
-    for v in order {
+    for &v in order {
         let Some((lo, hi)) = iv[v] else { continue };
         let size = p.vgrfs[v].size;
         if p.payload_grfs + size > PHYS_GRFS {
@@ -392,14 +400,15 @@ pub fn allocate_with(
         let live = Liveness::compute(q).ok_or_else(|| invalid(0, "liveness failed".into()))?;
         let mut iv = intervals(q, &live, bugs);
         let hints = hazard_hints(q, &mut iv, bugs);
-        let failed = match scan(q, &iv, &hints, false) {
+        let order = scan_order(&iv);
+        let failed = match scan(q, &iv, &order, &hints, false) {
             Ok(b) => {
                 hit(cov::FIRST_FIT);
                 return assign(q, &b);
             }
             Err(v) => v,
         };
-        if let Ok(b) = scan(q, &iv, &hints, true) {
+        if let Ok(b) = scan(q, &iv, &order, &hints, true) {
             hit(cov::TOP_DOWN);
             return assign(q, &b);
         }
@@ -758,7 +767,7 @@ mod tests {
             ]
         );
         assert_eq!(
-            scan(&p, &iv, &[], true),
+            scan(&p, &iv, &scan_order(&iv), &[], true),
             Ok(vec![Some(126), Some(124), Some(3), Some(122), Some(124)])
         );
     }
