@@ -45,10 +45,12 @@ impl StaticStats {
     /// Counts a program.
     pub fn of(p: &eu::Program) -> StaticStats {
         let mut s = StaticStats::default();
+        // Counted by opcode index, named once per opcode present.
+        let mut counts = [0u32; eu::ALL_OPCODES.len()];
         for i in &p.insts {
             s.instructions += 1;
             s.cycles += issue_cycles(i);
-            *s.per_opcode.entry(i.op.name().to_string()).or_default() += 1;
+            counts[i.op.index()] += 1;
             match i.op {
                 eu::Opcode::While => s.loops += 1,
                 eu::Opcode::Send => s.sends += 1,
@@ -58,6 +60,11 @@ impl StaticStats {
                 Some(eu::Message::ScratchWrite { .. }) => s.spills += 1,
                 Some(eu::Message::ScratchRead { .. }) => s.fills += 1,
                 _ => {}
+            }
+        }
+        for (op, &n) in eu::ALL_OPCODES.iter().zip(&counts) {
+            if n > 0 {
+                s.per_opcode.insert(op.name().to_string(), n);
             }
         }
         s

@@ -162,6 +162,10 @@ impl VProgram {
             }
         }
         new_index[n] = k;
+        if k as usize == n {
+            // Nothing to remove: no index moves.
+            return eu::resolve_control_flow(&mut self.insts);
+        }
         let old = std::mem::replace(&mut self.insts, Vec::with_capacity(k as usize));
         for mut inst in old {
             if inst.op == Opcode::Nop {

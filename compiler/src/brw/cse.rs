@@ -274,6 +274,8 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
         let mut ver = [0u32; 8];
         for j in blk.start..blk.end {
             let inst = p.insts[j];
+            // Whether J was rewritten (its footprint is then another one).
+            let mut rewritten = false;
             // Footprints from the liveness pass: instructions at j and after
             // are as they were when it ran.
             let a = &live.access[j];
@@ -344,6 +346,7 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
                         if let Some(m) = negated_copy_from(&e.inst, &inst, &machine) {
                             hit(cov::MERGE_NEGATED_MUL);
                             p.insts[j] = m;
+                            rewritten = true;
                             changed = true;
                         } else if e.inst.dst.ty.is_64bit() {
                             hit(cov::REFUSE_NEG_DF);
@@ -385,6 +388,7 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
                                     cov::MERGE_DELETE_SAME_DST
                                 });
                                 p.insts[j].op = Opcode::Nop;
+                                rewritten = true;
                             }
                             Some(m) => {
                                 hit(cov::MERGE_COPY);
@@ -392,6 +396,7 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
                                     hit(cov::MERGE_COPY_SEL);
                                 }
                                 p.insts[j] = m;
+                                rewritten = true;
                             }
                         }
                         changed = true;
@@ -401,7 +406,7 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
             // Effects of the (possibly rewritten) instruction.
             let cur = p.insts[j];
             let fresh;
-            let a = if cur == inst {
+            let a = if !rewritten {
                 &live.access[j]
             } else {
                 fresh = shared_access(&cur);
