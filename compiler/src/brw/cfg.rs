@@ -20,6 +20,7 @@
 use eu::cf::CfError;
 use eu::{Instruction, Opcode};
 use std::cell::RefCell;
+use std::rc::Rc;
 
 /// Everything [`Cfg::build`] reads of an instruction list: its length and,
 /// for each control-flow instruction or EOT, its index, opcode, EOT bit,
@@ -52,9 +53,12 @@ impl Shape {
     }
 }
 
+/// What [`Cfg::build`] gives.
+type Built = Result<Rc<Cfg>, CfError>;
+
 thread_local! {
     /// The last CFG built on this thread, with the shape it was built for.
-    static LAST: RefCell<Option<(Shape, Result<Cfg, CfError>)>> = const { RefCell::new(None) };
+    static LAST: RefCell<Option<(Shape, Built)>> = const { RefCell::new(None) };
 }
 
 /// One basic block: instructions `[start, end)`.
@@ -97,9 +101,9 @@ impl Cfg {
     ///
     /// The CFG depends only on the number of instructions and on where the
     /// control-flow instructions and EOTs are (with WHILE JIPs and HALT
-    /// UIPs); each thread keeps the last one built, and most passes do not
+    /// UIPs); each thread keeps the last one built and hands it out again, and most passes do not
     /// move control flow.
-    pub fn build(insts: &[Instruction]) -> Result<Cfg, CfError> {
+    pub fn build(insts: &[Instruction]) -> Built {
         let shape = Shape::of(insts);
         if let Some(c) = LAST.with(|l| {
             l.borrow()
@@ -109,7 +113,7 @@ impl Cfg {
         }) {
             return c;
         }
-        let c = Cfg::build_uncached(insts);
+        let c = Cfg::build_uncached(insts).map(Rc::new);
         LAST.with(|l| *l.borrow_mut() = Some((shape, c.clone())));
         c
     }
@@ -216,7 +220,7 @@ impl Cfg {
 mod tests {
     use super::*;
 
-    fn cfg(text: &str) -> Cfg {
+    fn cfg(text: &str) -> Rc<Cfg> {
         let mut p = eu::parse_program(text).unwrap();
         eu::resolve_control_flow(&mut p.insts).unwrap();
         Cfg::build(&p.insts).unwrap()
@@ -237,13 +241,13 @@ mod tests {
         let a = Cfg::build(&p.insts).unwrap();
         // Another ALU instruction in the body: the same shape.
         p.insts[4] = p.insts[0];
-        assert_eq!(Cfg::build(&p.insts).unwrap(), a);
-        assert_eq!(Cfg::build_uncached(&p.insts).unwrap(), a);
+        assert!(Rc::ptr_eq(&Cfg::build(&p.insts).unwrap(), &a));
+        assert_eq!(Cfg::build_uncached(&p.insts).unwrap(), *a);
         // Without the CONT: a block less.
         p.insts.remove(3);
         eu::resolve_control_flow(&mut p.insts).unwrap();
         let b = Cfg::build(&p.insts).unwrap();
-        assert_eq!(b, Cfg::build_uncached(&p.insts).unwrap());
+        assert_eq!(*b, Cfg::build_uncached(&p.insts).unwrap());
         assert_eq!(b.blocks.len(), a.blocks.len() - 1);
     }
 

@@ -176,7 +176,7 @@ pub struct DefUse {
 #[derive(Clone, Debug)]
 pub struct Liveness {
     /// The CFG it was computed on.
-    pub cfg: Cfg,
+    pub cfg: Rc<Cfg>,
     /// Each instruction's footprint.
     pub access: Footprints,
     /// Live at each block's entry.
