@@ -1,5 +1,5 @@
-//! Liveness of GRF bytes and flag bytes over the [`Cfg`], plus per-vgrf
-//! def/use lists and a forward "may be defined" analysis.
+//! Liveness of GRF bytes and flag bytes over the [`Cfg`], plus a forward
+//! "may be defined" analysis.
 //!
 //! # Granularity
 //! GRFs are tracked **per byte** (a 32-bit mask per register, payload
@@ -161,15 +161,6 @@ impl LiveSet {
     pub fn flags(&self) -> u8 {
         self.flag_lane | self.flag_raw
     }
-}
-
-/// Instruction indices writing and reading each vgrf.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct DefUse {
-    /// `defs[v]`: instructions writing some byte of vgrf v.
-    pub defs: Vec<Vec<usize>>,
-    /// `uses[v]`: instructions reading some byte of vgrf v.
-    pub uses: Vec<Vec<usize>>,
 }
 
 /// The result of the analysis.
@@ -341,32 +332,6 @@ impl Liveness {
     }
 }
 
-/// Per-vgrf def and use lists from instruction footprints.
-pub fn def_use(p: &VProgram, acc: &[Rc<Access>]) -> DefUse {
-    let mut du = DefUse {
-        defs: vec![vec![]; p.vgrfs.len()],
-        uses: vec![vec![]; p.vgrfs.len()],
-    };
-    let owners = p.vgrf_owners();
-    for (i, a) in acc.iter().enumerate() {
-        for &(r, _) in &a.writes {
-            if let Some(v) = owners.of(r) {
-                if du.defs[v].last() != Some(&i) {
-                    du.defs[v].push(i);
-                }
-            }
-        }
-        for rd in &a.reads {
-            if let Some(v) = owners.of(rd.reg) {
-                if du.uses[v].last() != Some(&i) {
-                    du.uses[v].push(i);
-                }
-            }
-        }
-    }
-    du
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -382,8 +347,9 @@ mod tests {
         p.insts[2].srcs[1] = p.insts[2].srcs[0];
         let b = Liveness::compute(&p).unwrap();
         assert!(!Rc::ptr_eq(&a, &b));
-        assert_eq!(def_use(&p, &b.access).uses[1], Vec::<usize>::new());
-        assert_eq!(def_use(&p, &a.access).uses[1], vec![2]);
+        let reads_g3 = |l: &Liveness| l.access[2].reads.iter().any(|r| r.reg == 3);
+        assert!(!reads_g3(&b) && reads_g3(&a));
+        assert_eq!(b.live_in[0].lane[3], 0);
         // A different payload size is a different program too.
         p.payload_grfs += 1;
         assert!(!Rc::ptr_eq(&b, &Liveness::compute(&p).unwrap()));
@@ -416,9 +382,6 @@ mod tests {
         // Only the ids (g1) are live on entry.
         assert_eq!(l.live_in[0].lane[1], u32::MAX);
         assert_eq!(l.live_in[0].lane[2..], [0, 0, 0]);
-        let du = def_use(&p, &l.access);
-        assert_eq!(du.defs, vec![vec![0], vec![1], vec![2]]);
-        assert_eq!(du.uses, vec![vec![2, 3], vec![2], vec![3]]);
     }
 
     #[test]
