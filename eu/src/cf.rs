@@ -250,12 +250,18 @@ fn innermost_loop(frames: &[Frame], mut f: Option<usize>) -> Option<usize> {
     None
 }
 
+/// Whether `insts` has a control-flow instruction. Without one there is no
+/// structure to break ([`analyze`] has nothing to say: every error it
+/// reports names a control-flow instruction) and no jump to resolve.
+pub fn has_control_flow(insts: &[Instruction]) -> bool {
+    insts.iter().any(|i| i.op.is_cf())
+}
+
 /// Fill in the JIP/UIP of every IF, ELSE, ENDIF, BREAK, CONT and HALT from
 /// the structure. Inputs: each WHILE's `jip` must already hold the index of
 /// its loop's first instruction, and each HALT's `uip` the halt target.
 pub fn resolve_control_flow(insts: &mut [Instruction]) -> Result<(), CfError> {
-    // Nothing to resolve, and no structure to break, without control flow.
-    if !insts.iter().any(|i| i.op.is_cf()) {
+    if !has_control_flow(insts) {
         return Ok(());
     }
     let info = analyze(insts)?;

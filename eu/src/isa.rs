@@ -635,10 +635,11 @@ impl std::hash::Hash for Instruction {
                 | u64::from(s.region.v) << 16
                 | u64::from(s.region.w) << 8
                 | u64::from(s.region.h);
+            let reg = |nr: u32, sub: u32| shape << 32 ^ u64::from(nr) << 8 ^ u64::from(sub);
             h.write_u64(match s.kind {
                 SrcKind::Null => shape,
-                SrcKind::Grf { nr, sub } => shape << 32 ^ u64::from(nr) << 8 ^ u64::from(sub),
-                SrcKind::Flag { nr, sub } => !(shape << 32 ^ u64::from(nr) << 8 ^ u64::from(sub)),
+                SrcKind::Grf { nr, sub } => reg(nr, sub),
+                SrcKind::Flag { nr, sub } => !reg(nr.into(), sub.into()),
                 SrcKind::Imm(bits) => bits.rotate_left(29) ^ shape,
             });
         }

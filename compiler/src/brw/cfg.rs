@@ -101,8 +101,8 @@ impl Cfg {
     ///
     /// The CFG depends only on the number of instructions and on where the
     /// control-flow instructions and EOTs are (with WHILE JIPs and HALT
-    /// UIPs); each thread keeps the last one built and hands it out again, and most passes do not
-    /// move control flow.
+    /// UIPs); each thread keeps the last one built and hands it out again,
+    /// and most passes do not move control flow.
     pub fn build(insts: &[Instruction]) -> Built {
         let shape = Shape::of(insts);
         if let Some(c) = LAST.with(|l| {
@@ -120,11 +120,11 @@ impl Cfg {
 
     /// [`Cfg::build`] without the thread's memory.
     fn build_uncached(insts: &[Instruction]) -> Result<Cfg, CfError> {
-        // Without control flow there is no structure to analyse: the
-        // jump targets below are asked for control-flow instructions only.
-        let info = match insts.iter().any(|i| i.op.is_cf()) {
-            true => Some(eu::cf::analyze(insts)?),
-            false => None,
+        // Jump targets are asked for control-flow instructions only.
+        let info = if eu::cf::has_control_flow(insts) {
+            Some(eu::cf::analyze(insts)?)
+        } else {
+            None
         };
         let n = insts.len();
         // Successor instruction indices of each control-flow instruction.
