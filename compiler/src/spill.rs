@@ -127,6 +127,7 @@ fn scores(
     no_spill_from: usize,
 ) -> Vec<(f64, usize)> {
     let cost = spill_costs(p);
+    let interference = Interference::new(iv, |w| p.vgrfs[w].size);
     let mut out = Vec::new();
     for &v in candidates {
         let Some((lo, hi)) = iv[v] else { continue };
@@ -135,15 +136,64 @@ fn scores(
             continue;
         }
         let adjusted = cost[v] / len.ln();
-        let benefit: u32 = iv
-            .iter()
-            .enumerate()
-            .filter(|&(w, x)| w != v && x.is_some_and(|(l, h)| l <= hi && lo <= h))
-            .map(|(w, _)| p.vgrfs[w].size)
-            .sum();
+        // Every other interval overlapping v's own.
+        let benefit = interference.overlapping(lo, hi) - p.vgrfs[v].size;
         out.push((benefit as f64 / adjusted, v));
     }
     out
+}
+
+/// The GRFs of the live intervals overlapping a given one, without trying
+/// every interval: an interval `[l, h]` misses `[lo, hi]` exactly when it
+/// ends before `lo` or starts after `hi` (never both), so the overlapping
+/// ones are all of them but those two kinds, counted from the sorted ends
+/// and starts.
+struct Interference {
+    /// Every interval's GRFs.
+    total: u32,
+    /// The intervals' ends, ascending, with the GRFs of those up to each.
+    ends: Vec<(usize, u32)>,
+    /// The intervals' starts, ascending, with the GRFs of those from each on.
+    starts: Vec<(usize, u32)>,
+}
+
+impl Interference {
+    /// Over the intervals `iv` of vgrfs of `size` GRFs.
+    fn new(iv: &[Option<(usize, usize)>], size: impl Fn(usize) -> u32) -> Interference {
+        let live: Vec<(usize, usize, u32)> = iv
+            .iter()
+            .enumerate()
+            .filter_map(|(w, x)| x.map(|(l, h)| (l, h, size(w))))
+            .collect();
+        let mut ends: Vec<(usize, u32)> = live.iter().map(|&(_, h, n)| (h, n)).collect();
+        ends.sort_unstable();
+        let mut sum = 0;
+        for e in &mut ends {
+            sum += e.1;
+            e.1 = sum;
+        }
+        let mut starts: Vec<(usize, u32)> = live.iter().map(|&(l, _, n)| (l, n)).collect();
+        starts.sort_unstable();
+        let mut sum = 0;
+        for s in starts.iter_mut().rev() {
+            sum += s.1;
+            s.1 = sum;
+        }
+        Interference {
+            total: sum,
+            ends,
+            starts,
+        }
+    }
+
+    /// The GRFs of the intervals overlapping `[lo, hi]`.
+    fn overlapping(&self, lo: usize, hi: usize) -> u32 {
+        let before = self.ends.partition_point(|&(h, _)| h < lo);
+        let ended = before.checked_sub(1).map_or(0, |k| self.ends[k].1);
+        let after = self.starts.partition_point(|&(l, _)| l <= hi);
+        let later = self.starts.get(after).map_or(0, |s| s.1);
+        self.total - ended - later
+    }
 }
 
 /// Chooses the vgrf to spill among `candidates` (brw's
@@ -452,6 +502,40 @@ mod tests {
     /// y's second register (lanes 8-15) = y's first + 2 (a 2Q half), then
     /// y is stored.
     const HALVES: &str = "shl(16) g3<1>UD g1<8,8,1>UD 0x00000003UD\nsend(16) g5 g3 ld.b32 { align1 1H };\nadd(16) g7<1>D g5<8,8,1>D 1D\nadd(8) g8<1>D g7<8,8,1>D 2D { align1 2Q };\nsend(16) null g3 g7 st.b32 { align1 1H EOT };";
+
+    #[test]
+    fn interference_is_the_grfs_of_every_overlapping_interval() {
+        // A small LCG's intervals over 60 instructions, some vgrfs unused.
+        let mut x: u64 = 7;
+        let mut next = |n: u64| {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (x >> 33) % n
+        };
+        let iv: Vec<Option<(usize, usize)>> = (0..80)
+            .map(|_| {
+                let l = next(60) as usize;
+                let h = l + next(20) as usize;
+                (next(5) != 0).then_some((l, h))
+            })
+            .collect();
+        let size = |w: usize| 1 + (w % 4) as u32;
+        let t = Interference::new(&iv, size);
+        for lo in 0..85 {
+            for hi in lo..85 {
+                let brute: u32 = iv
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, x)| x.is_some_and(|(l, h)| l <= hi && lo <= h))
+                    .map(|(w, _)| size(w))
+                    .sum();
+                assert_eq!(t.overlapping(lo, hi), brute, "[{lo}, {hi}]");
+            }
+        }
+        // Nothing live: nothing overlaps.
+        assert_eq!(Interference::new(&[None, None], size).overlapping(0, 9), 0);
+    }
 
     fn halves() -> VProgram {
         vprog(16, HALVES, &[(3, 2), (5, 2), (7, 2)])

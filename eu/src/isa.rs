@@ -574,7 +574,7 @@ impl Message {
 }
 
 /// One instruction (plain data: copying one copies a few words).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Eq)]
 pub struct Instruction {
     /// Opcode.
     pub op: Opcode,
@@ -608,45 +608,6 @@ pub struct Instruction {
     pub uip: Option<u32>,
     /// The Align16 access mode's writemask and swizzles (None: Align1).
     pub align16: Option<Align16>,
-}
-
-/// Hashes what tells instructions of one program apart most often (the
-/// opcode, execution size, channel group, message, conditional modifier,
-/// jump target and the operands' registers, types and regions), packed
-/// into a few words, and leaves the rest to `==`: equal instructions hash
-/// equally, and tables keyed by instruction (the compiler's footprint and
-/// validity caches) pay for a few words instead of every field.
-impl std::hash::Hash for Instruction {
-    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        let head = self.op as u64
-            | u64::from(self.exec_size) << 8
-            | u64::from(self.group) << 16
-            | self.cmod.map_or(0, |c| c as u64 + 1) << 24
-            | (self.dst.ty as u64) << 32
-            | u64::from(self.jip.unwrap_or(u32::MAX)) << 40;
-        h.write_u64(head);
-        h.write_u64(match self.dst.kind {
-            DstKind::Null => u64::MAX,
-            DstKind::Grf { nr, sub } => u64::from(nr) << 8 | u64::from(sub),
-            DstKind::Flag { nr, sub } => 1 << 63 | u64::from(nr) << 8 | u64::from(sub),
-        });
-        for s in &self.srcs {
-            let shape = (s.ty as u64) << 24
-                | u64::from(s.region.v) << 16
-                | u64::from(s.region.w) << 8
-                | u64::from(s.region.h);
-            let reg = |nr: u32, sub: u32| shape << 32 ^ u64::from(nr) << 8 ^ u64::from(sub);
-            h.write_u64(match s.kind {
-                SrcKind::Null => shape,
-                SrcKind::Grf { nr, sub } => reg(nr, sub),
-                SrcKind::Flag { nr, sub } => !reg(nr.into(), sub.into()),
-                SrcKind::Imm(bits) => bits.rotate_left(29) ^ shape,
-            });
-        }
-        if let Some(m) = &self.msg {
-            m.hash(h);
-        }
-    }
 }
 
 impl Instruction {
@@ -765,29 +726,6 @@ impl Default for MachineConfig {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use std::collections::HashMap;
-    use std::hash::{BuildHasher, RandomState};
-
-    #[test]
-    fn instructions_equal_hash_equal_and_unhashed_fields_still_count() {
-        let i = crate::asm::parse_program("(+f0.0) add(8) g2<1>D g3<8,8,1>D 1D")
-            .unwrap()
-            .insts
-            .remove(0);
-        let s = RandomState::new();
-        assert_eq!(s.hash_one(i), s.hash_one(i));
-        // The predicate and saturate are not hashed: the copy hashes alike
-        // and is still another instruction.
-        let mut j = i;
-        j.pred = None;
-        j.sat = true;
-        assert_eq!(s.hash_one(i), s.hash_one(j));
-        assert_ne!(i, j);
-        let table: HashMap<Instruction, u32> = [(i, 1), (j, 2)].into();
-        assert_eq!((table.len(), table[&i], table[&j]), (2, 1, 2));
-    }
-
     #[test]
     fn a_copy_is_equal_and_independent() {
         let mut p = crate::asm::parse_program(

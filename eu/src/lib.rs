@@ -16,6 +16,7 @@
 pub mod abi;
 pub mod asm;
 pub mod cf;
+mod compare;
 pub mod fp;
 pub mod isa;
 pub mod opcode;

@@ -7,9 +7,12 @@ use crate::types::RegType;
 /// that an instruction is plain data (`Copy`): the compiler's passes copy
 /// instructions and whole instruction lists all the time.
 ///
-/// The slots past the length always hold [`Srcs::UNUSED`], so the derived
-/// `==` and hash, which see every slot, agree with the sources' own.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+/// The slots past the length always hold [`Srcs::UNUSED`], so `==` and
+/// the derived hash, which see every slot, agree with the sources' own.
+// `==` compares the used slots, and the unused ones are always equal, so
+// the derived hash agrees with it.
+#[allow(clippy::derived_hash_with_manual_eq)]
+#[derive(Clone, Copy, Eq, Hash)]
 pub struct Srcs {
     len: u8,
     slots: [Src; Srcs::CAPACITY],
@@ -55,6 +58,20 @@ impl Srcs {
         *slot = src;
         self.len += 1;
         true
+    }
+}
+
+/// The sources the lists have (the unused slots are equal, and a slice
+/// compare does not inline).
+impl PartialEq for Srcs {
+    #[inline]
+    fn eq(&self, o: &Srcs) -> bool {
+        let [a0, a1, a2] = &self.slots;
+        let [b0, b1, b2] = &o.slots;
+        self.len == o.len
+            && (self.len < 1 || a0 == b0)
+            && (self.len < 2 || a1 == b1)
+            && (self.len < 3 || a2 == b2)
     }
 }
 

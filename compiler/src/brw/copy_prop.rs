@@ -361,14 +361,17 @@ pub(super) fn source_pinned(
     m: usize,
     bugs: BugSet,
 ) -> bool {
-    pinning(p, writes, start, m, bugs).is_ok()
+    pinning(p, writes, 0..writes.len(), start, m, bugs).is_ok()
 }
 
 /// [`source_pinned`], or the decision point saying why not (the first
-/// writer of the source, in program order, that breaks it).
+/// writer of the source, in program order, that breaks it), looking at
+/// the instructions `candidates` (in order; every writer of the source is
+/// among them).
 fn pinning(
     p: &VProgram,
     writes: &[Rc<Access>],
+    candidates: impl IntoIterator<Item = usize>,
     start: usize,
     m: usize,
     bugs: BugSet,
@@ -377,7 +380,8 @@ fn pinning(
     let s = &mv.srcs[0];
     let src_fp = src_footprint(s, mv.exec_size);
     let want = src_offsets(s, mv.exec_size).map(|o| (o, s.ty.size()));
-    for (w, a) in writes.iter().enumerate() {
+    for w in candidates {
+        let a = &writes[w];
         if w == m || !overlaps(&a.writes, &src_fp) {
             continue;
         }
@@ -447,6 +451,7 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
     }
     let n = p.insts.len();
     let mut index = ReaderIndex::new(&p.insts, &writes);
+    let writers = WriterIndex::new(&writes, nregs);
     let mut changed = false;
     for blk in &cfg.blocks {
         for m in blk.start..blk.end {
@@ -457,7 +462,17 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
             let src_fp = src_footprint(&mv.srcs[0], mv.exec_size);
             let dst_fp = dst_footprint(&mv.dst, mv.exec_size);
             let dst_range = crate::vir::dst_bytes(&mv.dst, mv.exec_size);
-            let pin = pinning(p, &writes, blk.start, m, ctx.bugs);
+            // Every instruction that writes a register of the source, in
+            // order: the others write none of its bytes.
+            let src_writers = writers.writers_of(&src_fp);
+            let pin = pinning(
+                p,
+                &writes,
+                src_writers.iter().copied(),
+                blk.start,
+                m,
+                ctx.bugs,
+            );
             hit(pin.err().unwrap_or(cov::SCOPE_PINNED));
             let global = pin.is_ok();
             // Every instruction that may read the copy's destination, in
@@ -468,16 +483,22 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
             let (reach, out_of_reach): (std::ops::Range<usize>, Ranges) = if global {
                 // Readers between the source's first writer in this block
                 // and the copy would see the new source but the old copy.
-                let first_w = (blk.start..m)
-                    .find(|&w| overlaps(&writes[w].writes, &src_fp))
+                let first_w = src_writers
+                    .iter()
+                    .copied()
+                    .find(|&w| (blk.start..m).contains(&w) && overlaps(&writes[w].writes, &src_fp))
                     .unwrap_or(m);
                 (
                     first_w..m + 1,
                     vec![(first_w..m, cov::REFUSE_READ_BEFORE_COPY)],
                 )
             } else {
-                let stop = (m + 1..blk.end)
-                    .find(|&k| overlaps(&writes[k].writes, &src_fp))
+                let stop = src_writers
+                    .iter()
+                    .copied()
+                    .find(|&k| {
+                        (m + 1..blk.end).contains(&k) && overlaps(&writes[k].writes, &src_fp)
+                    })
                     .map_or(blk.end, |k| k + 1);
                 (
                     m + 1..stop,
@@ -588,6 +609,44 @@ impl ReaderIndex {
             .collect();
         out.sort_unstable();
         out.dedup();
+        out
+    }
+}
+
+/// Per register, the instructions that write it, in order: built once per
+/// pass run, since propagation rewrites sources only.
+struct WriterIndex {
+    by_reg: Vec<Vec<usize>>,
+}
+
+impl WriterIndex {
+    /// The writers of registers below `nregs` (every register `writes`
+    /// names).
+    fn new(writes: &[Rc<Access>], nregs: usize) -> WriterIndex {
+        let mut by_reg = vec![Vec::new(); nregs];
+        for (k, a) in writes.iter().enumerate() {
+            for &(r, _) in &a.writes {
+                let list: &mut Vec<usize> = &mut by_reg[r as usize];
+                if list.last() != Some(&k) {
+                    list.push(k);
+                }
+            }
+        }
+        WriterIndex { by_reg }
+    }
+
+    /// The instructions that write a register of footprint `fp`, in order.
+    fn writers_of(&self, fp: &[(u32, u32)]) -> Vec<usize> {
+        let mut out: Vec<usize> = fp
+            .iter()
+            .filter_map(|&(r, _)| self.by_reg.get(r as usize))
+            .flatten()
+            .copied()
+            .collect();
+        if fp.len() > 1 {
+            out.sort_unstable();
+            out.dedup();
+        }
         out
     }
 }

@@ -52,7 +52,7 @@ use crate::coverage::{hit, Point};
 use crate::passes::PassCtx;
 use crate::vir::{VProgram, GRF_BYTES};
 use eu::{DstKind, Instruction, Message, Opcode, SrcKind};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 /// An unpredicated raw `mov x, x`.
 fn is_nop_mov(m: &Instruction) -> bool {
@@ -247,7 +247,7 @@ fn can_coalesce_regs(
     rs: u32,
     rd: u32,
     copies: &[usize],
-    chan: &HashMap<u32, u32>,
+    chan: &ByteChannels,
 ) -> Result<bool, Point> {
     let (Some((ss, se)), Some((ds, de))) = (iv[rs as usize], iv[rd as usize]) else {
         return Ok(false);
@@ -291,7 +291,7 @@ fn can_coalesce_regs(
                 return Err(cov::REFUSE_SRC_PARTIAL);
             };
             let consistent = w.iter().all(|&(ch, start, len)| {
-                (start..start + len).all(|b| b / GRF_BYTES != rs || chan.get(&b) == Some(&ch))
+                (start..start + len).all(|b| b / GRF_BYTES != rs || chan.get(b) == Some(ch))
             });
             if !consistent {
                 return Err(cov::REFUSE_SRC_PARTIAL);
@@ -300,6 +300,43 @@ fn can_coalesce_regs(
         }
     }
     Ok(true)
+}
+
+/// Which channel copies each source byte: a table over the bytes the
+/// copies read.
+struct ByteChannels {
+    /// The first byte of the table.
+    base: u32,
+    /// Per byte from `base`, its channel ([`u32::MAX`]: none).
+    chans: Vec<u32>,
+}
+
+impl ByteChannels {
+    /// An empty table for `reads` (channel, first byte, size).
+    fn spanning(reads: &[(u32, u32, u32)]) -> ByteChannels {
+        let base = reads.iter().map(|r| r.1).min().unwrap_or(0);
+        let end = reads.iter().map(|r| r.1 + r.2).max().unwrap_or(0);
+        ByteChannels {
+            base,
+            chans: vec![u32::MAX; end.saturating_sub(base) as usize],
+        }
+    }
+
+    /// Records that channel `ch` copies `byte` unless another channel
+    /// already does; returns the channel that does.
+    fn insert(&mut self, byte: u32, ch: u32) -> u32 {
+        let slot = &mut self.chans[(byte - self.base) as usize];
+        if *slot == u32::MAX {
+            *slot = ch;
+        }
+        *slot
+    }
+
+    /// The channel that copies `byte`, if any.
+    fn get(&self, byte: u32) -> Option<u32> {
+        let k = byte.checked_sub(self.base)? as usize;
+        self.chans.get(k).copied().filter(|&c| c != u32::MAX)
+    }
 }
 
 /// Whether the copies from S to D (`dr` registers apart) may be coalesced:
@@ -317,18 +354,24 @@ fn can_coalesce(
         return Err(cov::REFUSE_BLOCKS);
     }
     // Source byte -> the channel that copies it.
-    let mut chan: HashMap<u32, u32> = HashMap::new();
+    let mut reads = Vec::new();
     for &c in copies {
         let m = &p.insts[c];
         let Some(o) = src_offsets(&m.srcs[0], m.exec_size) else {
             return Err(cov::REFUSE_CHANNELS);
         };
-        for (k, &b) in o.iter().enumerate() {
-            let ch = m.group as u32 + k as u32;
-            for byte in b..b + m.dst.ty.size() {
-                if *chan.entry(byte).or_insert(ch) != ch {
-                    return Err(cov::REFUSE_CHANNELS);
-                }
+        let size = m.dst.ty.size();
+        reads.extend(
+            o.iter()
+                .enumerate()
+                .map(|(k, &b)| (m.group as u32 + k as u32, b, size)),
+        );
+    }
+    let mut chan = ByteChannels::spanning(&reads);
+    for &(ch, b, size) in &reads {
+        for byte in b..b + size {
+            if chan.insert(byte, ch) != ch {
+                return Err(cov::REFUSE_CHANNELS);
             }
         }
     }
