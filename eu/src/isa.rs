@@ -158,6 +158,18 @@ impl Region {
         Region { v, w, h }
     }
 
+    /// Channel `c`'s row and column in rows of `w` elements (`w` ≥ 1): a
+    /// shift and a mask for the power-of-two widths of every legal
+    /// region, instead of a division.
+    #[inline]
+    pub fn row_col(c: u64, w: u64) -> (u64, u64) {
+        if w.is_power_of_two() {
+            (c >> w.trailing_zeros(), c & (w - 1))
+        } else {
+            (c / w, c % w)
+        }
+    }
+
     /// The packed region `<n;n,1>` for exec size n (n ≤ 16), `<16;16,1>`-style rows otherwise.
     pub const fn packed(exec: u8) -> Region {
         if exec == 1 {

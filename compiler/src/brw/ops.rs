@@ -90,8 +90,8 @@ pub fn region_offsets(start: u32, r: Region, size: u32, exec: u8) -> Vec<u32> {
 
 /// The byte offset of channel `c`'s element read through `r` from `start`.
 fn region_offset(start: u32, r: Region, size: u32, c: u32) -> u32 {
-    let w = (r.w as u32).max(1);
-    start + ((c / w) * r.v as u32 + (c % w) * r.h as u32) * size
+    let (row, col) = Region::row_col(u64::from(c), u64::from(r.w.max(1)));
+    start + (row as u32 * r.v as u32 + col as u32 * r.h as u32) * size
 }
 
 /// [`region_offsets`], one channel at a time.

@@ -157,7 +157,8 @@ pub(crate) fn decode_inst(i: &Instruction, cfg: &MachineConfig) -> DInst {
             }
             None => {
                 for c in 0..exec as u64 {
-                    let o = base + sub * sz + (c / w) * v * sz + (c % w) * h * sz;
+                    let (row, col) = crate::isa::Region::row_col(c, w);
+                    let o = base + sub * sz + row * v * sz + col * h * sz;
                     d.off[c as usize] = o.min(u32::MAX as u64) as u32;
                 }
             }

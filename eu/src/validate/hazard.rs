@@ -13,7 +13,8 @@ use crate::isa::{DstKind, Instruction, MachineConfig, SrcKind};
 
 /// The first byte and size of channel `c`'s element of a source region.
 fn src_range(base: u64, sz: u64, v: u64, w: u64, h: u64, c: u64) -> (u64, u64) {
-    (base + ((c / w) * v + (c % w) * h) * sz, sz)
+    let (row, col) = crate::isa::Region::row_col(c, w);
+    (base + (row * v + col * h) * sz, sz)
 }
 
 fn overlaps(a: (u64, u64), b: (u64, u64)) -> bool {
