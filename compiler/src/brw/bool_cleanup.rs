@@ -105,7 +105,7 @@ use super::cfg::Cfg;
 use super::copy_prop::source_pinned;
 use super::ops::{
     dst_footprint, dst_offsets, footprints, inst_valid, overlaps, regions_for, src_footprint,
-    src_offsets, Access,
+    src_offsets, Access, Footprint,
 };
 use crate::bugs::{Bug, BugSet};
 use crate::coverage::{hit, Point};
@@ -267,7 +267,7 @@ struct Cand {
     /// Byte offset of each element of N.
     src_offs: Vec<u32>,
     /// X's footprint.
-    dst_fp: Vec<(u32, u32)>,
+    dst_fp: Footprint,
     /// Instructions reading X.
     readers: Vec<usize>,
     /// Instructions that may read N instead of X.

@@ -54,7 +54,7 @@ mod avail;
 
 use self::avail::{Avail, Entry};
 use super::liveness::Liveness;
-use super::ops::{dst_offsets, inst_valid, overlaps, regions_for, shared_access};
+use super::ops::{dst_offsets, inst_valid, overlaps, regions_for, shared_access, Footprint};
 use crate::bugs::Bug;
 use crate::coverage::{hit, Point};
 use crate::passes::PassCtx;
@@ -428,7 +428,7 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
             if cur.op != Opcode::Nop && candidate(&cur) && fr & a.flag_writes == 0 {
                 // A candidate is an ALU instruction: its GRF reads are its
                 // sources' footprints, in order.
-                let reads: Vec<(u32, u32)> = a.reads.iter().map(|r| (r.reg, r.mask)).collect();
+                let reads: Footprint = a.reads.iter().map(|r| (r.reg, r.mask)).collect();
                 if !overlaps(&a.writes, &reads) {
                     avail.push(Entry {
                         inst: cur,

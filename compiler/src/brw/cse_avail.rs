@@ -10,15 +10,15 @@
 //! entry ever read or wrote.
 
 use super::cov;
-use crate::brw::ops::overlaps;
+use crate::brw::ops::{overlaps, Footprint};
 use crate::coverage::Point;
 use eu::{Instruction, Opcode};
 
 /// An available expression E.
 pub(super) struct Entry {
     pub(super) inst: Instruction,
-    pub(super) reads: Vec<(u32, u32)>,
-    pub(super) writes: Vec<(u32, u32)>,
+    pub(super) reads: Footprint,
+    pub(super) writes: Footprint,
     pub(super) flag_reads: u8,
     pub(super) flag_writes: u8,
     /// Flag-byte versions right after E.

@@ -23,6 +23,7 @@ use eu::{
 
 use crate::vir::{Earlier, GRF_BYTES};
 use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -49,13 +50,17 @@ pub struct GrfRead {
     pub raw: bool,
 }
 
+/// GRF bytes as `(register, mask)` pairs, one per register touched (most
+/// operands touch one or two registers: kept inline up to four).
+pub type Footprint = SmallVec<[(u32, u32); 4]>;
+
 /// Everything an instruction reads and writes.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Access {
     /// GRF reads (sources, message address and data payloads).
     pub reads: Vec<GrfRead>,
     /// GRF bytes possibly written, as `(register, mask)`.
-    pub writes: Vec<(u32, u32)>,
+    pub writes: Footprint,
     /// What the GRF write kills (meaningless when `writes` is empty).
     pub kill: Option<Kill>,
     /// Flag bytes read by a masked normal predicate.
@@ -128,7 +133,7 @@ pub fn dst_offsets(d: &Dst, exec: u8) -> Option<Vec<u32>> {
 
 /// Adds the bytes `[off, off + size)` to a footprint list (a register's
 /// pair is appended the first time one of its bytes is added).
-pub fn add_bytes(out: &mut Vec<(u32, u32)>, off: u32, size: u32) {
+pub fn add_bytes(out: &mut Footprint, off: u32, size: u32) {
     let end = off + size;
     let mut b = off;
     // One mask per register the range touches, not one step per byte.
@@ -161,8 +166,8 @@ fn linear_step(r: Region, size: u32, exec: u8) -> Option<u32> {
 /// The footprint of `count` elements of `size` bytes at `start + c * step`
 /// (one byte range when the elements touch, one element when they
 /// coincide).
-fn strided_footprint(start: u32, count: u32, step: u32, size: u32) -> Vec<(u32, u32)> {
-    let mut out = Vec::new();
+fn strided_footprint(start: u32, count: u32, step: u32, size: u32) -> Footprint {
+    let mut out = Footprint::new();
     if step == size || count == 1 {
         add_bytes(&mut out, start, count * size);
     } else if step == 0 {
@@ -176,14 +181,14 @@ fn strided_footprint(start: u32, count: u32, step: u32, size: u32) -> Vec<(u32, 
 }
 
 /// The footprint of elements of `size` bytes at `offsets`.
-pub fn footprint(offsets: &[u32], size: u32) -> Vec<(u32, u32)> {
+pub fn footprint(offsets: &[u32], size: u32) -> Footprint {
     footprint_of(offsets.iter().copied(), size)
 }
 
 /// The footprint of elements of `size` bytes at the offsets `offsets`
 /// yields (without collecting them first).
-fn footprint_of(offsets: impl Iterator<Item = u32>, size: u32) -> Vec<(u32, u32)> {
-    let mut out = Vec::new();
+fn footprint_of(offsets: impl Iterator<Item = u32>, size: u32) -> Footprint {
+    let mut out = Footprint::new();
     for o in offsets {
         add_bytes(&mut out, o, size);
     }
@@ -208,9 +213,9 @@ pub fn covered_by(a: &[(u32, u32)], b: &[(u32, u32)]) -> bool {
 }
 
 /// GRF footprint of a source (empty for immediates, null and flags).
-pub fn src_footprint(s: &Src, exec: u8) -> Vec<(u32, u32)> {
+pub fn src_footprint(s: &Src, exec: u8) -> Footprint {
     let SrcKind::Grf { nr, sub } = s.kind else {
-        return Vec::new();
+        return Footprint::new();
     };
     let size = s.ty.size();
     let start = nr * GRF_BYTES + sub * size;
@@ -221,9 +226,9 @@ pub fn src_footprint(s: &Src, exec: u8) -> Vec<(u32, u32)> {
 }
 
 /// GRF footprint of a destination (empty for null and flags).
-pub fn dst_footprint(d: &Dst, exec: u8) -> Vec<(u32, u32)> {
+pub fn dst_footprint(d: &Dst, exec: u8) -> Footprint {
     let DstKind::Grf { nr, sub } = d.kind else {
-        return Vec::new();
+        return Footprint::new();
     };
     let size = d.ty.size();
     let (start, step) = (nr * GRF_BYTES + sub * size, d.stride as u32 * size);
@@ -318,7 +323,7 @@ pub fn access(i: &Instruction) -> Access {
                         exec > 1 && step > 0,
                     ),
                     None => {
-                        let mut fp = Vec::new();
+                        let mut fp = Footprint::new();
                         let mut increasing = exec > 1;
                         let mut prev = None;
                         for o in src_offsets_of(i, k, start, size) {
@@ -354,13 +359,13 @@ pub fn access(i: &Instruction) -> Access {
     let full_kill = if i.we_all { Kill::Full } else { Kill::Lane };
     // Messages.
     if let Some(msg) = i.msg {
-        let per_lane = |reg: u32, stride: u32, size: u32| -> Vec<(u32, u32)> {
+        let per_lane = |reg: u32, stride: u32, size: u32| -> Footprint {
             let offs: Vec<u32> = (0..exec as u32)
                 .map(|c| reg * GRF_BYTES + c * stride)
                 .collect();
             footprint(&offs, size)
         };
-        let mut read = |fp: Vec<(u32, u32)>| {
+        let mut read = |fp: Footprint| {
             for (reg, mask) in fp {
                 a.reads.push(GrfRead {
                     reg,
@@ -539,9 +544,13 @@ pub fn footprints(insts: &[Instruction]) -> Footprints {
 thread_local! {
     /// The validator's answers for single instructions on this thread, per
     /// machine (looked up by the instruction alone: no key to build).
-    static VALID: RefCell<FxHashMap<Instruction, Vec<(MachineConfig, bool)>>> =
-        RefCell::new(FxHashMap::default());
+    static VALID: RefCell<FxHashMap<Instruction, Answers>> = RefCell::new(FxHashMap::default());
 }
+
+/// The validator's answers for one instruction, per machine (nearly every
+/// instruction is asked about on one machine: one answer is kept inline,
+/// in the room of an empty `Vec`).
+type Answers = SmallVec<[(MachineConfig, bool); 1]>;
 
 /// Whether a non-control-flow instruction passes its own rules for
 /// `machine` ([`eu::validate::instruction_ok`]), asked once per distinct
@@ -642,8 +651,8 @@ mod tests {
         j.exec_size = 8;
         let b = shared_access(&j);
         assert!(!Rc::ptr_eq(&a, &b));
-        assert_eq!(b.writes, vec![(10, u32::MAX)]);
-        assert_eq!(a.writes, vec![(10, u32::MAX), (11, u32::MAX)]);
+        assert_eq!(b.writes[..], [(10, u32::MAX)]);
+        assert_eq!(a.writes[..], [(10, u32::MAX), (11, u32::MAX)]);
     }
 
     #[test]
@@ -674,7 +683,7 @@ mod tests {
     fn footprints_of_regions() {
         // SIMD16 D over g10-g11.
         let a = access(&inst("add(16) g10<1>D g12<8,8,1>D 1D"));
-        assert_eq!(a.writes, vec![(10, u32::MAX), (11, u32::MAX)]);
+        assert_eq!(a.writes[..], [(10, u32::MAX), (11, u32::MAX)]);
         assert_eq!(
             a.reads,
             vec![
@@ -693,7 +702,7 @@ mod tests {
         assert_eq!(a.kill, Some(Kill::Lane));
         // Stride-2 words: low halves of every dword.
         let a = access(&inst("mov(8) g10<2>W g12<16,8,2>W { align1 WE_all 1Q };"));
-        assert_eq!(a.writes, vec![(10, 0x3333_3333)]);
+        assert_eq!(a.writes[..], [(10, 0x3333_3333)]);
         assert_eq!(a.kill, Some(Kill::Full));
         assert!(a.reads[0].raw);
         // Scalar read is raw; predicated write kills nothing.
@@ -738,7 +747,7 @@ mod tests {
                                 let a = access(&i);
                                 let reads: Vec<(u32, u32)> =
                                     a.reads.iter().map(|g| (g.reg, g.mask)).collect();
-                                assert_eq!(reads, want, "{r:?} {exec} {ty:?}");
+                                assert_eq!(reads[..], want[..], "{r:?} {exec} {ty:?}");
                                 let increasing = exec > 1 && offs.windows(2).all(|p| p[0] < p[1]);
                                 assert!(a.reads.iter().all(|g| g.raw != increasing));
                                 match linear_step(r, size, exec) {
@@ -801,7 +810,7 @@ mod tests {
     #[test]
     fn sends_and_helpers() {
         let a = access(&inst("send(8) g5 g4 ld.b64"));
-        assert_eq!(a.writes, vec![(5, u32::MAX), (6, u32::MAX)]);
+        assert_eq!(a.writes[..], [(5, u32::MAX), (6, u32::MAX)]);
         assert_eq!(
             a.reads,
             vec![GrfRead {

@@ -96,7 +96,7 @@ fn live_components(i: &Instruction, after: &crate::brw::liveness::LiveSet) -> u8
     let start = nr * GRF_BYTES + sub * size;
     (0..4u32)
         .filter(|&c| {
-            let mut fp = Vec::new();
+            let mut fp = crate::brw::ops::Footprint::new();
             for ch in [c, c + 4] {
                 add_bytes(&mut fp, start + ch * size, size);
             }
