@@ -58,7 +58,7 @@ pub type Footprint = SmallVec<[(u32, u32); 4]>;
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Access {
     /// GRF reads (sources, message address and data payloads).
-    pub reads: Vec<GrfRead>,
+    pub reads: SmallVec<[GrfRead; 4]>,
     /// GRF bytes possibly written, as `(register, mask)`.
     pub writes: Footprint,
     /// What the GRF write kills (meaningless when `writes` is empty).
@@ -119,16 +119,43 @@ fn src_offsets_of(i: &Instruction, k: usize, start: u32, size: u32) -> impl Iter
 
 /// Absolute byte offset of every channel's element of a GRF destination.
 pub fn dst_offsets(d: &Dst, exec: u8) -> Option<Vec<u32>> {
+    dst_offsets_iter(d, exec).map(Iterator::collect)
+}
+
+/// [`dst_offsets`], one channel at a time.
+fn dst_offsets_iter(d: &Dst, exec: u8) -> Option<impl Iterator<Item = u32>> {
     let DstKind::Grf { nr, sub } = d.kind else {
         return None;
     };
     let size = d.ty.size();
+    let (start, stride) = (nr * GRF_BYTES + sub * size, d.stride as u32);
+    Some((0..exec as u32).map(move |c| start + c * stride * size))
+}
+
+/// The lowest and highest of a GRF source's [`src_offsets`] (0 and 0 at no
+/// channels), without collecting them.
+pub fn src_offset_bounds(s: &Src, exec: u8) -> Option<(u32, u32)> {
+    let SrcKind::Grf { nr, sub } = s.kind else {
+        return None;
+    };
+    let size = s.ty.size();
     let start = nr * GRF_BYTES + sub * size;
-    Some(
-        (0..exec as u32)
-            .map(|c| start + c * d.stride as u32 * size)
-            .collect(),
-    )
+    Some(bounds(region_offsets_iter(start, s.region, size, exec)))
+}
+
+/// The lowest and highest of a GRF destination's [`dst_offsets`] (0 and 0
+/// at no channels), without collecting them.
+pub fn dst_offset_bounds(d: &Dst, exec: u8) -> Option<(u32, u32)> {
+    dst_offsets_iter(d, exec).map(bounds)
+}
+
+/// The lowest and highest of `offsets` (0 and 0 when there are none).
+fn bounds(offsets: impl Iterator<Item = u32>) -> (u32, u32) {
+    offsets
+        .fold(None, |b: Option<(u32, u32)>, o| {
+            Some(b.map_or((o, o), |(lo, hi)| (lo.min(o), hi.max(o))))
+        })
+        .unwrap_or((0, 0))
 }
 
 /// Adds the bytes `[off, off + size)` to a footprint list (a register's
@@ -685,8 +712,8 @@ mod tests {
         let a = access(&inst("add(16) g10<1>D g12<8,8,1>D 1D"));
         assert_eq!(a.writes[..], [(10, u32::MAX), (11, u32::MAX)]);
         assert_eq!(
-            a.reads,
-            vec![
+            a.reads[..],
+            [
                 GrfRead {
                     reg: 12,
                     mask: u32::MAX,
@@ -708,8 +735,8 @@ mod tests {
         // Scalar read is raw; predicated write kills nothing.
         let a = access(&inst("(+f0.0) add(8) g10<1>D g12.2<0,1,0>D 1D"));
         assert_eq!(
-            a.reads,
-            vec![GrfRead {
+            a.reads[..],
+            [GrfRead {
                 reg: 12,
                 mask: 0xf00,
                 raw: true
@@ -812,8 +839,8 @@ mod tests {
         let a = access(&inst("send(8) g5 g4 ld.b64"));
         assert_eq!(a.writes[..], [(5, u32::MAX), (6, u32::MAX)]);
         assert_eq!(
-            a.reads,
-            vec![GrfRead {
+            a.reads[..],
+            [GrfRead {
                 reg: 4,
                 mask: u32::MAX,
                 raw: false

@@ -46,12 +46,13 @@
 pub mod cov;
 
 use super::liveness::Liveness;
-use super::ops::{dst_offsets, src_offsets};
+use super::ops::{dst_offset_bounds, dst_offsets, src_offset_bounds, src_offsets};
 use crate::bugs::Bug;
 use crate::coverage::{hit, Point};
 use crate::passes::PassCtx;
 use crate::vir::{VProgram, GRF_BYTES};
 use eu::{DstKind, Instruction, Message, Opcode, SrcKind};
+use smallvec::SmallVec;
 use std::collections::BTreeMap;
 
 /// An unpredicated raw `mov x, x`.
@@ -142,23 +143,19 @@ fn copy_between_vgrfs(
 }
 
 /// Register ranges `[first, last]` of every operand (messages included).
-fn operand_regs(i: &Instruction) -> Vec<(u32, u32)> {
+fn operand_regs(i: &Instruction) -> SmallVec<[(u32, u32); 6]> {
     let span = |start: u32, len: u32| (start / GRF_BYTES, (start + len.max(1) - 1) / GRF_BYTES);
     let per_lane = |reg: u32, stride: u32, size: u32| {
         span(reg * GRF_BYTES, (i.exec_size as u32 - 1) * stride + size)
     };
-    let mut out = Vec::new();
+    let mut out = SmallVec::new();
     for s in &i.srcs {
-        if let Some(o) = src_offsets(s, i.exec_size) {
-            let lo = *o.iter().min().unwrap_or(&0);
-            let hi = *o.iter().max().unwrap_or(&0) + s.ty.size();
-            out.push(span(lo, hi - lo));
+        if let Some((lo, last)) = src_offset_bounds(s, i.exec_size) {
+            out.push(span(lo, last + s.ty.size() - lo));
         }
     }
-    if let Some(o) = dst_offsets(&i.dst, i.exec_size) {
-        let lo = *o.iter().min().unwrap_or(&0);
-        let hi = *o.iter().max().unwrap_or(&0) + i.dst.ty.size();
-        out.push(span(lo, hi - lo));
+    if let Some((lo, last)) = dst_offset_bounds(&i.dst, i.exec_size) {
+        out.push(span(lo, last + i.dst.ty.size() - lo));
     }
     match i.msg {
         Some(Message::Load { size, dst, addr }) => {

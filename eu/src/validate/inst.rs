@@ -5,6 +5,32 @@ use super::Sink;
 use crate::isa::{CondMod, Instruction, MachineConfig, Message, Opcode, PredMode, SrcKind};
 use crate::opcode::facts;
 use crate::types::RegType;
+use crate::Srcs;
+
+/// An instruction's source types (each mapped by some function), kept
+/// inline: the validator asks for them on every instruction.
+pub(super) struct SrcTypes {
+    tys: [RegType; Srcs::CAPACITY],
+    len: usize,
+}
+
+impl SrcTypes {
+    /// `f` of each of `i`'s source types, in order.
+    pub(super) fn of(i: &Instruction, f: impl Fn(RegType) -> RegType) -> SrcTypes {
+        let mut tys = [RegType::UD; Srcs::CAPACITY];
+        for (t, s) in tys.iter_mut().zip(i.srcs.iter()) {
+            *t = f(s.ty);
+        }
+        SrcTypes {
+            tys,
+            len: i.srcs.len(),
+        }
+    }
+
+    pub(super) fn as_slice(&self) -> &[RegType] {
+        &self.tys[..self.len]
+    }
+}
 
 fn is_dword_int(t: RegType) -> bool {
     matches!(t, RegType::D | RegType::UD)
@@ -12,7 +38,8 @@ fn is_dword_int(t: RegType) -> bool {
 
 /// Execution type (EU-MODEL §1.6, Mesa `execution_type`).
 pub(crate) fn exec_type(i: &Instruction) -> RegType {
-    let classes: Vec<RegType> = i.srcs.iter().map(|s| s.ty.exec_class()).collect();
+    let classes = SrcTypes::of(i, RegType::exec_class);
+    let classes = classes.as_slice();
     let Some(&s0) = classes.first() else {
         return i.dst.ty;
     };
@@ -320,7 +347,8 @@ fn check_vector_imm(i: &Instruction, ty: RegType, s: &mut Sink<'_>) {
 
 fn check_types(i: &Instruction, s: &mut Sink<'_>) {
     let op = i.op;
-    let tys: Vec<RegType> = i.srcs.iter().map(|x| x.ty).collect();
+    let tys = SrcTypes::of(i, |t| t);
+    let tys = tys.as_slice();
     let dst = i.dst.ty;
     let all_float = tys.iter().all(|t| t.is_float());
     let all_int = tys.iter().all(|t| t.is_int());

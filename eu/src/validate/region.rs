@@ -1,7 +1,7 @@
 //! Region, bounds, destination-layout and conversion rules
 //! (EU-MODEL §1.5, §1.6, §3.4–§3.6, §3.13).
 
-use super::inst::{exec_type, is_mixed_float};
+use super::inst::{exec_type, is_mixed_float, SrcTypes};
 use super::Sink;
 use crate::isa::{DstKind, Instruction, MachineConfig, Opcode, Src, SrcKind};
 use crate::types::RegType;
@@ -178,7 +178,8 @@ fn dst_vs_exec_type(i: &Instruction, s: &mut Sink<'_>) {
     let nsrc = i.srcs.len();
     let d = &i.dst;
     let dst_ty = d.ty;
-    let src_tys: Vec<RegType> = i.srcs.iter().map(|x| x.ty).collect();
+    let src_tys = SrcTypes::of(i, |t| t);
+    let src_tys = src_tys.as_slice();
     // Conversions that do not exist (checked at every exec size).
     if i.op != Opcode::Cmp && i.op != Opcode::Cmpn {
         let any = |f: &dyn Fn(RegType) -> bool| src_tys.iter().any(|&t| f(t));
