@@ -105,13 +105,14 @@ use super::cfg::Cfg;
 use super::copy_prop::source_pinned;
 use super::ops::{
     dst_footprint, dst_offsets, footprints, inst_valid, overlaps, regions_for, src_footprint,
-    src_offsets, Access, Footprint,
+    src_offsets, Access, Footprint, Offsets,
 };
 use crate::bugs::{Bug, BugSet};
 use crate::coverage::{hit, Point};
 use crate::passes::PassCtx;
 use crate::vir::{VProgram, GRF_BYTES};
 use eu::{CondMod, DstKind, Instruction, MachineConfig, Opcode, RegType, Src, SrcKind};
+use smallvec::SmallVec;
 
 /// Which instructions write booleans, and where.
 struct Bools {
@@ -119,7 +120,7 @@ struct Bools {
     /// hold 0 or all ones, when it is a boolean producer.
     elems: Vec<Option<Vec<(u32, u32)>>>,
     /// Per register: the instructions writing some byte of it.
-    writers: Vec<Vec<usize>>,
+    writers: Vec<SmallVec<[usize; 2]>>,
     /// Per instruction: its footprint (only the GRF writes are used).
     writes: super::ops::Footprints,
 }
@@ -221,7 +222,7 @@ fn producer(i: &Instruction) -> Option<Producer> {
 fn bools(p: &VProgram) -> Bools {
     let nregs = p.reg_end() as usize;
     let writes = footprints(&p.insts);
-    let mut writers = vec![Vec::new(); nregs];
+    let mut writers = vec![SmallVec::new(); nregs];
     for (w, a) in writes.iter().enumerate() {
         for &(r, _) in &a.writes {
             if let Some(v) = writers.get_mut(r as usize) {
@@ -263,9 +264,9 @@ struct Cand {
     /// N, as the MOV reads it (type W).
     src: Src,
     /// Byte offset of each element of X (the MOV's destination).
-    dst_offs: Vec<u32>,
+    dst_offs: Offsets,
     /// Byte offset of each element of N.
-    src_offs: Vec<u32>,
+    src_offs: Offsets,
     /// X's footprint.
     dst_fp: Footprint,
     /// Instructions reading X.
@@ -300,7 +301,7 @@ fn candidate(
     multi: &[u32],
     m: usize,
     bugs: BugSet,
-) -> Option<(Src, Vec<u32>, Vec<u32>)> {
+) -> Option<(Src, Offsets, Offsets)> {
     let i = &p.insts[m];
     let s = *i.srcs.first()?;
     if !widening_mov(i) {

@@ -60,13 +60,14 @@ pub mod cov;
 use super::cfg::Cfg;
 use super::ops::{
     dst_footprint, dst_offsets, footprints, inst_valid, is_commutative, overlaps, regions_for,
-    shared_access, src_footprint, src_offsets, Access,
+    shared_access, src_footprint, src_offsets, Access, Offsets,
 };
 use crate::bugs::{Bug, BugSet};
 use crate::coverage::{hit, Point};
 use crate::passes::PassCtx;
 use crate::vir::{VProgram, GRF_BYTES};
 use eu::{DstKind, Instruction, MachineConfig, Opcode, Src, SrcKind};
+use smallvec::SmallVec;
 use std::rc::Rc;
 
 /// Whether `m` is a propagatable copy (given the bytes written more than
@@ -318,7 +319,7 @@ fn propagate(
 
 /// The elements an instruction writes, one per channel: byte offsets and
 /// element size (ALU destinations and SEND load payloads).
-fn written_elems(i: &Instruction) -> Option<(Vec<u32>, u32)> {
+fn written_elems(i: &Instruction) -> Option<(Offsets, u32)> {
     if let Some((dst, pb)) = i.msg.and_then(|m| m.written()) {
         return Some((
             (0..i.exec_size as u32)
@@ -335,7 +336,7 @@ fn written_elems(i: &Instruction) -> Option<(Vec<u32>, u32)> {
 /// Whether, channel by channel, the element written (`outer`) holds the
 /// element read (`inner`): the same element, or the low word of a dword a
 /// CMP wrote that a narrowing copy reads (`<16,8,2>W` of `<1>D`).
-fn contains_per_channel(outer: Option<(Vec<u32>, u32)>, inner: Option<&(Vec<u32>, u32)>) -> bool {
+fn contains_per_channel(outer: Option<(Offsets, u32)>, inner: Option<&(Offsets, u32)>) -> bool {
     let (Some((outer, osize)), Some((inner, isize))) = (outer, inner) else {
         return false;
     };
@@ -553,13 +554,17 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
     changed
 }
 
+/// Instruction indices, in order (most registers have one or two readers
+/// and writers: kept inline, in the room of an empty `Vec`).
+type Instructions = SmallVec<[usize; 2]>;
+
 /// Per register, the instructions that may read it: every instruction
 /// whose footprint reads it or one of whose sources spans it, kept that
 /// way as propagation rewrites sources (a rewritten reader is added under
 /// its new sources' registers; stale entries are harmless, the readers
 /// are checked byte by byte).
 struct ReaderIndex {
-    by_reg: Vec<Vec<usize>>,
+    by_reg: Vec<Instructions>,
 }
 
 impl ReaderIndex {
@@ -589,7 +594,7 @@ impl ReaderIndex {
     fn push(&mut self, r: u32, k: usize) {
         let r = r as usize;
         if self.by_reg.len() <= r {
-            self.by_reg.resize_with(r + 1, Vec::new);
+            self.by_reg.resize_with(r + 1, Instructions::new);
         }
         if self.by_reg[r].last() != Some(&k) {
             self.by_reg[r].push(k);
@@ -616,17 +621,17 @@ impl ReaderIndex {
 /// Per register, the instructions that write it, in order: built once per
 /// pass run, since propagation rewrites sources only.
 struct WriterIndex {
-    by_reg: Vec<Vec<usize>>,
+    by_reg: Vec<Instructions>,
 }
 
 impl WriterIndex {
     /// The writers of registers below `nregs` (every register `writes`
     /// names).
     fn new(writes: &[Rc<Access>], nregs: usize) -> WriterIndex {
-        let mut by_reg = vec![Vec::new(); nregs];
+        let mut by_reg = vec![Instructions::new(); nregs];
         for (k, a) in writes.iter().enumerate() {
             for &(r, _) in &a.writes {
-                let list: &mut Vec<usize> = &mut by_reg[r as usize];
+                let list: &mut Instructions = &mut by_reg[r as usize];
                 if list.last() != Some(&k) {
                     list.push(k);
                 }

@@ -76,17 +76,17 @@ pub struct Access {
 }
 
 /// Absolute byte offset of every channel's element of a GRF source.
-pub fn src_offsets(s: &Src, exec: u8) -> Option<Vec<u32>> {
+pub fn src_offsets(s: &Src, exec: u8) -> Option<Offsets> {
     let SrcKind::Grf { nr, sub } = s.kind else {
         return None;
     };
-    Some(region_offsets(
-        nr * GRF_BYTES + sub * s.ty.size(),
-        s.region,
-        s.ty.size(),
-        exec,
-    ))
+    let size = s.ty.size();
+    Some(region_offsets_iter(nr * GRF_BYTES + sub * size, s.region, size, exec).collect())
 }
+
+/// Byte offsets of an operand's channels' elements (at most 32 channels:
+/// kept inline).
+pub type Offsets = SmallVec<[u32; 32]>;
 
 /// Byte offsets of `exec` elements of `size` bytes read through `r` from `start`.
 pub fn region_offsets(start: u32, r: Region, size: u32, exec: u8) -> Vec<u32> {
@@ -118,7 +118,7 @@ fn src_offsets_of(i: &Instruction, k: usize, start: u32, size: u32) -> impl Iter
 }
 
 /// Absolute byte offset of every channel's element of a GRF destination.
-pub fn dst_offsets(d: &Dst, exec: u8) -> Option<Vec<u32>> {
+pub fn dst_offsets(d: &Dst, exec: u8) -> Option<Offsets> {
     dst_offsets_iter(d, exec).map(Iterator::collect)
 }
 
