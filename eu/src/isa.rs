@@ -163,11 +163,7 @@ impl Region {
     /// region, instead of a division.
     #[inline]
     pub fn row_col(c: u64, w: u64) -> (u64, u64) {
-        if w.is_power_of_two() {
-            (c >> w.trailing_zeros(), c & (w - 1))
-        } else {
-            (c / w, c % w)
-        }
+        div_rem(c, w)
     }
 
     /// The packed region `<n;n,1>` for exec size n (n ≤ 16), `<16;16,1>`-style rows otherwise.
@@ -183,6 +179,18 @@ impl Region {
                 h: 1,
             }
         }
+    }
+}
+
+/// `x / d` and `x % d` (`d` ≥ 1): a shift and a mask when `d` is a power
+/// of two (region widths, pass widths, register sizes), a division
+/// otherwise.
+#[inline]
+pub(crate) fn div_rem(x: u64, d: u64) -> (u64, u64) {
+    if d.is_power_of_two() {
+        (x >> d.trailing_zeros(), x & (d - 1))
+    } else {
+        (x / d, x % d)
     }
 }
 

@@ -9,7 +9,7 @@
 //! their sources; the rule catches an allocation that does not.
 
 use super::Sink;
-use crate::isa::{DstKind, Instruction, MachineConfig, SrcKind};
+use crate::isa::{div_rem, DstKind, Instruction, MachineConfig, SrcKind};
 
 /// The first byte and size of channel `c`'s element of a source region.
 fn src_range(base: u64, sz: u64, v: u64, w: u64, h: u64, c: u64) -> (u64, u64) {
@@ -84,7 +84,7 @@ pub(crate) fn check(i: &Instruction, cfg: &MachineConfig, s: &mut Sink<'_>) {
         let base = u64::from(nr) * gb + u64::from(sub) * sz;
         for c in pw..exec {
             let read = src_range(base, sz, v, w, h, c);
-            let earlier = (c / pw) * pw;
+            let earlier = div_rem(c, pw).0 * pw;
             if let Some(wc) = dst.first_overlapping(read, earlier) {
                 s.err(
                     "compressed-hazard",

@@ -3,7 +3,7 @@
 
 use super::inst::{exec_type, is_mixed_float, SrcTypes};
 use super::Sink;
-use crate::isa::{DstKind, Instruction, MachineConfig, Opcode, Src, SrcKind};
+use crate::isa::{div_rem, DstKind, Instruction, MachineConfig, Opcode, Src, SrcKind};
 use crate::types::RegType;
 
 /// Byte offset of the destination inside its register.
@@ -138,7 +138,8 @@ fn check_src(k: usize, src: &Src, ex: u64, gb: u64, file: u64, s: &mut Sink<'_>)
         let first = sub_bytes + y * v * sz;
         let end = first + (w - 1) * h * sz + sz;
         last = last.max(end);
-        crosses |= (end - 1) / gb.max(1) != first / gb.max(1);
+        let g = gb.max(1);
+        crosses |= div_rem(end - 1, g).0 != div_rem(first, g).0;
     }
     match src.kind {
         SrcKind::Grf { sub, .. } => {
