@@ -41,7 +41,7 @@ use super::cfg::Cfg;
 use super::ops::{footprints, Access, Footprints, Kill};
 use crate::vir::{VProgram, Vgrf};
 use std::borrow::Cow;
-use std::cell::{OnceCell, RefCell};
+use std::cell::{Cell, OnceCell, RefCell};
 use std::rc::Rc;
 
 /// A set of live GRF bytes and flag bytes, in both views.
@@ -198,6 +198,12 @@ thread_local! {
     static LAST: RefCell<Option<(Key, Rc<Liveness>)>> = const { RefCell::new(None) };
 }
 
+thread_local! {
+    /// The set of the last [`Liveness::walk_back`] on this thread, for the
+    /// next one to reuse.
+    static WALK: Cell<Option<LiveSet>> = const { Cell::new(None) };
+}
+
 impl Liveness {
     /// Computes liveness; None when the control flow is malformed. The
     /// result is shared with the previous call on this thread when the
@@ -318,11 +324,16 @@ impl Liveness {
         mut f: impl FnMut(usize, &LiveSet) -> Cow<'a, Access>,
     ) {
         let blk = &self.cfg.blocks[b];
-        let mut cur = self.live_out[b].clone();
+        // The walk's set reuses the room of the last walk's on this thread.
+        let mut cur = WALK
+            .take()
+            .unwrap_or_else(|| LiveSet::new(self.live_out[b].lane.len()));
+        cur.clone_from(&self.live_out[b]);
         for i in (blk.start..blk.end).rev() {
             let a = f(i, &cur);
             cur.step_back(&a);
         }
+        WALK.set(Some(cur));
     }
 
     /// Whether vgrf `v` is live at the entry of block `b`.
