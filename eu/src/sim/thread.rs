@@ -126,9 +126,17 @@ impl<'a> Machine<'a> {
         let gb = self.cfg.machine.grf_bytes as usize;
         self.rng =
             SplitMix(self.cfg.garbage_seed ^ (t as u64 + 1).wrapping_mul(0xd1b5_4a32_d192_ed03));
-        for chunk in self.grf.chunks_mut(8) {
+        // Whole words, then a short tail (the same bytes as copying each
+        // word's first bytes, without a copy call per word).
+        let mut words = self.grf.chunks_exact_mut(8);
+        for chunk in &mut words {
+            let g: &mut [u8; 8] = chunk.try_into().expect("8 bytes");
+            *g = self.rng.next().to_le_bytes();
+        }
+        let tail = words.into_remainder();
+        if !tail.is_empty() {
             let g = self.rng.next().to_le_bytes();
-            chunk.copy_from_slice(&g[..chunk.len()]);
+            tail.copy_from_slice(&g[..tail.len()]);
         }
         self.flags = self.rng.next();
         self.scratch.clear();
