@@ -1,4 +1,4 @@
-//! How instructions and sources compare and hash.
+//! How instructions compare and hash.
 //!
 //! The compiler compares instruction lists all the time (what changed since
 //! the last pass) and keys its per-thread tables by instruction. So `==`

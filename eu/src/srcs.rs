@@ -7,10 +7,9 @@ use crate::types::RegType;
 /// that an instruction is plain data (`Copy`): the compiler's passes copy
 /// instructions and whole instruction lists all the time.
 ///
-/// The slots past the length always hold [`Srcs::UNUSED`], so `==` and
-/// the derived hash, which see every slot, agree with the sources' own.
-// `==` compares the used slots, and the unused ones are always equal, so
-// the derived hash agrees with it.
+/// The slots past the length always hold [`Srcs::UNUSED`], so the derived
+/// hash, which sees every slot, agrees with `==`, which compares the used
+/// ones.
 #[allow(clippy::derived_hash_with_manual_eq)]
 #[derive(Clone, Copy, Eq, Hash)]
 pub struct Srcs {
@@ -61,8 +60,8 @@ impl Srcs {
     }
 }
 
-/// The sources the lists have (the unused slots are equal, and a slice
-/// compare does not inline).
+/// The sources the lists have, one after another (a slice compare does
+/// not inline).
 impl PartialEq for Srcs {
     #[inline]
     fn eq(&self, o: &Srcs) -> bool {

@@ -263,3 +263,34 @@ fn injected_bug_moves_a_float_negate_into_a_raw_read() {
         outputs(&q, 11, &float_input, 0)
     );
 }
+
+#[test]
+fn the_writer_index_lists_every_writer_of_a_footprint_once_in_order() {
+    // Instruction 0 writes g2, 1 writes g3-g4, 2 writes g2-g3, 3 writes
+    // nothing, 4 writes g4.
+    let writes = |regs: &[u32]| {
+        Rc::new(Access {
+            writes: regs.iter().map(|&r| (r, u32::MAX)).collect(),
+            ..Access::default()
+        })
+    };
+    let all = [
+        writes(&[2]),
+        writes(&[3, 4]),
+        writes(&[2, 3]),
+        writes(&[]),
+        writes(&[4]),
+    ];
+    let index = WriterIndex::new(&all, 6);
+    let of = |regs: &[u32]| {
+        let fp: Vec<(u32, u32)> = regs.iter().map(|&r| (r, 0xf)).collect();
+        index.writers_of(&fp)
+    };
+    assert_eq!(of(&[2]), [0, 2]);
+    assert_eq!(of(&[3]), [1, 2]);
+    assert_eq!(of(&[4, 2]), [0, 1, 2, 4]);
+    assert_eq!(of(&[2, 3, 4]), [0, 1, 2, 4]);
+    assert_eq!(of(&[5]), Vec::<usize>::new());
+    // A register past the program's: nothing writes it.
+    assert_eq!(of(&[9]), Vec::<usize>::new());
+}

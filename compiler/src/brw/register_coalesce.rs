@@ -510,6 +510,18 @@ mod tests {
     use super::*;
     use crate::brw::testutil::{canon, check_preserves, ctx, vprog};
 
+    #[test]
+    fn byte_channels_keep_the_first_channel_of_each_byte() {
+        // Channel 0 copies bytes 64..68, channel 1 bytes 68..72.
+        let mut t = ByteChannels::spanning(&[(0, 64, 4), (1, 68, 4)]);
+        assert_eq!((t.insert(64, 0), t.insert(68, 1)), (0, 1));
+        // Byte 64 is channel 0's: another channel gets channel 0 back.
+        assert_eq!(t.insert(64, 7), 0);
+        assert_eq!((t.get(64), t.get(68), t.get(65)), (Some(0), Some(1), None));
+        // Outside the bytes the copies read.
+        assert_eq!((t.get(63), t.get(72), t.get(0)), (None, None, None));
+    }
+
     const HEAD: &str = "shl(8) g2<1>UD g1<8,8,1>UD 0x00000003UD\nsend(8) g3 g2 ld.b32\nmul(8) g5<1>F g3<8,8,1>F -0.75F\n";
     const TAIL: &str = "send(8) null g2 g6 st.b32 { align1 1Q EOT };";
     const VALS: [u64; 8] = [
