@@ -5,6 +5,7 @@
 //! and loops must nest properly. See ISA.md for the JIP/UIP conventions.
 
 use crate::isa::{Instruction, Opcode};
+use std::cell::RefCell;
 
 /// A control-flow structure error.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,7 +37,7 @@ struct Frame {
 }
 
 /// Result of the structural analysis.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CfInfo {
     /// Expected JIP of each instruction (None for non-CF).
     pub jip: Vec<Option<u32>>,
@@ -52,9 +53,63 @@ pub struct CfInfo {
     pub max_depth: u32,
 }
 
+/// What [`analyze`] reads of a program: its length, and the index and
+/// opcode of each control-flow instruction with a WHILE's JIP and a HALT's
+/// UIP. Other instructions only take the depth of where they stand.
+#[derive(PartialEq)]
+struct Skeleton {
+    len: usize,
+    marks: Vec<(usize, Opcode, Option<u32>, Option<u32>)>,
+}
+
+impl Skeleton {
+    fn of(insts: &[Instruction]) -> Skeleton {
+        Skeleton {
+            len: insts.len(),
+            marks: insts
+                .iter()
+                .enumerate()
+                .filter(|(_, i)| i.op.is_cf())
+                .map(|(k, i)| {
+                    let jip = (i.op == Opcode::While).then_some(i.jip).flatten();
+                    let uip = (i.op == Opcode::Halt).then_some(i.uip).flatten();
+                    (k, i.op, jip, uip)
+                })
+                .collect(),
+        }
+    }
+}
+
+thread_local! {
+    /// The last skeleton analysed on this thread, and the result: the
+    /// compiler's passes rarely touch control flow, and compaction,
+    /// validation, the CFG and the simulator each ask about every program.
+    static LAST: RefCell<Option<(Skeleton, Result<CfInfo, CfError>)>> =
+        const { RefCell::new(None) };
+}
+
 /// Analyse the structure. WHILE JIPs (loop starts) and HALT UIPs (halt
-/// target) are inputs; everything else is computed.
+/// target) are inputs; everything else is computed. The result depends on
+/// the control-flow instructions alone, so this thread's last result is
+/// handed out again while they stand where they stood.
 pub fn analyze(insts: &[Instruction]) -> Result<CfInfo, CfError> {
+    let skeleton = Skeleton::of(insts);
+    let known = LAST.with(|l| {
+        l.borrow()
+            .as_ref()
+            .filter(|(s, _)| *s == skeleton)
+            .map(|(_, r)| r.clone())
+    });
+    if let Some(r) = known {
+        return r;
+    }
+    let r = analyze_uncached(insts);
+    LAST.with(|l| *l.borrow_mut() = Some((skeleton, r.clone())));
+    r
+}
+
+/// [`analyze`] without the thread's memory.
+fn analyze_uncached(insts: &[Instruction]) -> Result<CfInfo, CfError> {
     let n = insts.len();
     let mut info = CfInfo {
         jip: vec![None; n],
@@ -307,6 +362,43 @@ mod tests {
         assert_eq!(p[3].jip, Some(5));
         assert_eq!((p[4].jip, p[4].uip), (Some(5), Some(5)));
         assert_eq!(p[5].jip, Some(1));
+    }
+
+    #[test]
+    fn analysis_is_remembered_for_the_same_control_flow_only() {
+        // 0 mov | 1 if | 2 break | 3 endif | 4 while JIP:1 | 5 halt UIP:6 | 6 nop
+        let text = "mov(8) g2<1>UD 0D\n(+f0.0) if(8) JIP: @0 UIP: @0\nbreak(8) JIP: @0 UIP: @0\nendif(8) JIP: @0\n(+f0.0) while(8) JIP: @1\nhalt(8) JIP: @0 UIP: @6\nnop";
+        let p = ops(text);
+        let mut other_alu = p.clone();
+        other_alu[0] = ops("add(8) g3<1>D g4<8,8,1>D 1D")[0];
+        // The loop starts at 0, the halt target moves, an instruction is
+        // inserted, the IF becomes an ELSE: each analysed afresh.
+        let mut loop_at_0 = p.clone();
+        loop_at_0[4].jip = Some(0);
+        let mut halt_to_5 = p.clone();
+        halt_to_5[5].uip = Some(5);
+        let mut longer = p.clone();
+        longer.insert(0, p[0]);
+        let mut if_to_else = p.clone();
+        if_to_else[1].op = Opcode::Else;
+        for q in [
+            &p,
+            &other_alu,
+            &p,
+            &loop_at_0,
+            &p,
+            &halt_to_5,
+            &longer,
+            &if_to_else,
+            &p,
+        ] {
+            assert_eq!(analyze(q), analyze_uncached(q));
+        }
+        // An answer was found: the program's own.
+        let info = analyze(&p).unwrap();
+        assert_eq!((info.jip[2], info.uip[2]), (Some(3), Some(4)));
+        assert_eq!(info.loop_starts[1], [4]);
+        assert_ne!(analyze(&loop_at_0), analyze(&p));
     }
 
     #[test]
