@@ -56,14 +56,15 @@ pub struct CfInfo {
 /// What [`analyze`] reads of a program: its length, and the index and
 /// opcode of each control-flow instruction with a WHILE's JIP and a HALT's
 /// UIP. Other instructions only take the depth of where they stand.
-#[derive(PartialEq)]
-struct Skeleton {
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Skeleton {
     len: usize,
     marks: Vec<(usize, Opcode, Option<u32>, Option<u32>)>,
 }
 
 impl Skeleton {
-    fn of(insts: &[Instruction]) -> Skeleton {
+    /// The skeleton of `insts`.
+    pub fn of(insts: &[Instruction]) -> Skeleton {
         Skeleton {
             len: insts.len(),
             marks: insts

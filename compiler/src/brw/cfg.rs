@@ -17,38 +17,25 @@
 //!
 //! [`VProgram`]: crate::vir::VProgram
 
-use eu::cf::CfError;
+use eu::cf::{CfError, Skeleton};
 use eu::{Instruction, Opcode};
 use std::cell::RefCell;
 use std::rc::Rc;
 
-/// Everything [`Cfg::build`] reads of an instruction list: its length and,
-/// for each control-flow instruction or EOT, its index, opcode, EOT bit,
-/// WHILE JIP and HALT UIP.
+/// Everything [`Cfg::build`] reads of an instruction list: what the
+/// control-flow analysis reads (its length and control-flow instructions,
+/// [`Skeleton`]) and where the EOTs are.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Shape {
-    len: usize,
-    marks: Vec<Mark>,
+    skeleton: Skeleton,
+    eots: Vec<usize>,
 }
-
-/// A control-flow instruction or EOT: index, opcode, EOT bit, WHILE JIP,
-/// HALT UIP.
-type Mark = (usize, Opcode, bool, Option<u32>, Option<u32>);
 
 impl Shape {
     fn of(insts: &[Instruction]) -> Shape {
         Shape {
-            len: insts.len(),
-            marks: insts
-                .iter()
-                .enumerate()
-                .filter(|(_, i)| i.op.is_cf() || i.eot)
-                .map(|(k, i)| {
-                    let jip = (i.op == Opcode::While).then_some(i.jip).flatten();
-                    let uip = (i.op == Opcode::Halt).then_some(i.uip).flatten();
-                    (k, i.op, i.eot, jip, uip)
-                })
-                .collect(),
+            skeleton: Skeleton::of(insts),
+            eots: (0..insts.len()).filter(|&k| insts[k].eot).collect(),
         }
     }
 }

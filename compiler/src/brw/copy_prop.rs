@@ -451,8 +451,8 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
         }
     }
     let n = p.insts.len();
-    let mut index = ReaderIndex::new(&p.insts, &writes);
-    let writers = WriterIndex::new(&writes, nregs);
+    let mut index = RegisterIndex::readers(&p.insts, &writes);
+    let writers = RegisterIndex::writers(&writes);
     let mut changed = false;
     for blk in &cfg.blocks {
         for m in blk.start..blk.end {
@@ -542,7 +542,7 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
                         && propagate(reader, s, &mv, &machine, ctx.bugs)
                     {
                         changed = true;
-                        index.add(k, reader);
+                        index.add_reader(k, reader);
                         if !(blk.start..blk.end).contains(&k) {
                             hit(cov::PROP_OTHER_BLOCK);
                         }
@@ -558,29 +558,42 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
 /// and writers: kept inline, in the room of an empty `Vec`).
 type Instructions = SmallVec<[usize; 2]>;
 
-/// Per register, the instructions that may read it: every instruction
-/// whose footprint reads it or one of whose sources spans it, kept that
-/// way as propagation rewrites sources (a rewritten reader is added under
-/// its new sources' registers; stale entries are harmless, the readers
-/// are checked byte by byte).
-struct ReaderIndex {
+/// Per register, instructions in order: the readers of copy
+/// propagation's registers or their writers.
+struct RegisterIndex {
     by_reg: Vec<Instructions>,
 }
 
-impl ReaderIndex {
-    fn new(insts: &[Instruction], access: &[Rc<Access>]) -> ReaderIndex {
-        let mut index = ReaderIndex { by_reg: Vec::new() };
+impl RegisterIndex {
+    /// Per register, the instructions that may read it: every instruction
+    /// whose footprint reads it or one of whose sources spans it, kept that
+    /// way as propagation rewrites sources ([`RegisterIndex::add_reader`];
+    /// stale entries are harmless, the readers are checked byte by byte).
+    fn readers(insts: &[Instruction], access: &[Rc<Access>]) -> RegisterIndex {
+        let mut index = RegisterIndex { by_reg: Vec::new() };
         for (k, (i, a)) in insts.iter().zip(access).enumerate() {
             for r in &a.reads {
                 index.push(r.reg, k);
             }
-            index.add(k, i);
+            index.add_reader(k, i);
+        }
+        index
+    }
+
+    /// Per register, the instructions that write it: built once per pass
+    /// run, since propagation rewrites sources only.
+    fn writers(writes: &[Rc<Access>]) -> RegisterIndex {
+        let mut index = RegisterIndex { by_reg: Vec::new() };
+        for (k, a) in writes.iter().enumerate() {
+            for &(r, _) in &a.writes {
+                index.push(r, k);
+            }
         }
         index
     }
 
     /// Records that `i`, at index `k`, reads the registers its sources span.
-    fn add(&mut self, k: usize, i: &Instruction) {
+    fn add_reader(&mut self, k: usize, i: &Instruction) {
         for s in &i.srcs {
             if let Some(bytes) = crate::vir::src_bytes(s, i.exec_size) {
                 let (first, last) = crate::vir::regs_of(bytes);
@@ -601,13 +614,10 @@ impl ReaderIndex {
         }
     }
 
-    /// The instructions that may read a byte of `bytes`, in order.
-    fn readers_of(&self, bytes: Option<(u32, u32)>) -> Vec<usize> {
-        let Some(bytes) = bytes else {
-            return Vec::new();
-        };
-        let (first, last) = crate::vir::regs_of(bytes);
-        let mut out: Vec<usize> = (first..=last)
+    /// The instructions listed under any of `regs`, in order, once each.
+    fn of(&self, regs: impl IntoIterator<Item = u32>) -> Vec<usize> {
+        let mut out: Vec<usize> = regs
+            .into_iter()
             .filter_map(|r| self.by_reg.get(r as usize))
             .flatten()
             .copied()
@@ -616,43 +626,19 @@ impl ReaderIndex {
         out.dedup();
         out
     }
-}
 
-/// Per register, the instructions that write it, in order: built once per
-/// pass run, since propagation rewrites sources only.
-struct WriterIndex {
-    by_reg: Vec<Instructions>,
-}
-
-impl WriterIndex {
-    /// The writers of registers below `nregs` (every register `writes`
-    /// names).
-    fn new(writes: &[Rc<Access>], nregs: usize) -> WriterIndex {
-        let mut by_reg = vec![Instructions::new(); nregs];
-        for (k, a) in writes.iter().enumerate() {
-            for &(r, _) in &a.writes {
-                let list: &mut Instructions = &mut by_reg[r as usize];
-                if list.last() != Some(&k) {
-                    list.push(k);
-                }
-            }
-        }
-        WriterIndex { by_reg }
+    /// The instructions listed under a register that `bytes` touch.
+    fn readers_of(&self, bytes: Option<(u32, u32)>) -> Vec<usize> {
+        let Some(bytes) = bytes else {
+            return Vec::new();
+        };
+        let (first, last) = crate::vir::regs_of(bytes);
+        self.of(first..=last)
     }
 
-    /// The instructions that write a register of footprint `fp`, in order.
+    /// The instructions listed under a register of footprint `fp`.
     fn writers_of(&self, fp: &[(u32, u32)]) -> Vec<usize> {
-        let mut out: Vec<usize> = fp
-            .iter()
-            .filter_map(|&(r, _)| self.by_reg.get(r as usize))
-            .flatten()
-            .copied()
-            .collect();
-        if fp.len() > 1 {
-            out.sort_unstable();
-            out.dedup();
-        }
-        out
+        self.of(fp.iter().map(|&(r, _)| r))
     }
 }
 
