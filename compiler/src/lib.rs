@@ -10,6 +10,7 @@ pub mod brw;
 pub mod bugs;
 pub mod coverage;
 mod eu_phase;
+pub mod insts;
 mod ir_phase;
 pub mod lower;
 mod memo;

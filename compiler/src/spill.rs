@@ -445,7 +445,7 @@ impl Spiller {
             }
         }
         eu::resolve_control_flow(&mut out)?;
-        p.insts = out;
+        p.insts = out.into();
         Ok(())
     }
 }

@@ -9,6 +9,7 @@
 //! is how every EU pass can be checked on its own. Register allocation maps
 //! each vgrf onto the 128 physical GRFs.
 
+use crate::insts::Insts;
 use eu::{Dst, DstKind, Instruction, MachineConfig, Opcode, Program, Src, SrcKind};
 
 /// Bytes per GRF on the modelled generation (Gfx11).
@@ -30,7 +31,7 @@ pub struct VProgram {
     pub simd: u32,
     /// The instructions. Jumps hold absolute indices (each WHILE's `jip` is
     /// its loop's first instruction); [`VProgram::compact`] keeps them right.
-    pub insts: Vec<Instruction>,
+    pub insts: Insts,
     /// GRFs g0.. that hold the payload (header, invocation ids, uniforms).
     pub payload_grfs: u32,
     /// The virtual registers, in order of their `first` register.
@@ -52,7 +53,7 @@ impl VProgram {
         let payload_grfs = eu::abi::payload_grfs(simd, uniforms, GRF_BYTES);
         VProgram {
             simd,
-            insts: vec![],
+            insts: Insts::default(),
             payload_grfs,
             vgrfs: vec![],
             input_slots,
@@ -127,7 +128,7 @@ impl VProgram {
     /// The instructions as an `eu` program.
     pub fn program(&self) -> Program {
         Program {
-            insts: self.insts.clone(),
+            insts: self.insts.to_vec(),
         }
     }
 
@@ -166,7 +167,7 @@ impl VProgram {
             // Nothing to remove: no index moves.
             return eu::resolve_control_flow(&mut self.insts);
         }
-        let old = std::mem::replace(&mut self.insts, Vec::with_capacity(k as usize));
+        let old = std::mem::replace(&mut self.insts, Vec::with_capacity(k as usize).into());
         for mut inst in old {
             if inst.op == Opcode::Nop {
                 continue;

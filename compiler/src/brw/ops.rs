@@ -21,6 +21,7 @@ use eu::{
     SrcKind,
 };
 
+use crate::insts::Insts;
 use crate::vir::{Earlier, GRF_BYTES};
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
@@ -533,20 +534,21 @@ pub type Footprints = Rc<[Rc<Access>]>;
 thread_local! {
     /// The last instruction list whose footprints this thread took, and
     /// them.
-    static LAST_FOOTPRINTS: RefCell<Option<(Vec<Instruction>, Footprints)>> =
-        const { RefCell::new(None) };
+    static LAST_FOOTPRINTS: RefCell<Option<(Insts, Footprints)>> = const { RefCell::new(None) };
 }
 
 /// The footprints of `insts`: the very ones ([`Rc::ptr_eq`]) of the last
-/// call on this thread when the list is the same, and otherwise those of
-/// the instructions it shares with that list (its common prefix and
-/// suffix, or the same index when the length did not change) taken from
-/// there, the others from [`shared_access`]. The passes run one after
-/// another on one program, each changing a few instructions.
-pub fn footprints(insts: &[Instruction]) -> Footprints {
+/// call on this thread when the list is the same (known from its identity,
+/// [`Insts::id`], or else compared), and otherwise those of the
+/// instructions it shares with that list (its common prefix and suffix, or
+/// the same index when the length did not change) taken from there, the
+/// others from [`shared_access`]. The passes run one after another on one
+/// program, each changing a few instructions, and most runs change none.
+pub fn footprints(insts: &Insts) -> Footprints {
     LAST_FOOTPRINTS.with(|last| {
         let mut last = last.borrow_mut();
         let acc: Footprints = match last.as_ref() {
+            Some((before, acc)) if before.id() == insts.id() => return acc.clone(),
             Some((before, acc)) => {
                 let earlier = Earlier::between(insts, before);
                 if earlier.same() {
@@ -563,7 +565,7 @@ pub fn footprints(insts: &[Instruction]) -> Footprints {
             }
             None => insts.iter().map(shared_access).collect(),
         };
-        *last = Some((insts.to_vec(), acc.clone()));
+        *last = Some((insts.clone(), acc.clone()));
         acc
     })
 }
@@ -689,15 +691,18 @@ mod tests {
         )
         .unwrap()
         .insts;
+        let first = Insts::from(first);
         let a = footprints(&first);
         assert!(Rc::ptr_eq(&a, &footprints(&first.clone())));
+        // An equal list under another identity is compared.
+        assert!(Rc::ptr_eq(&a, &footprints(&Insts::from(first.to_vec()))));
         // The add now adds 2: another list, with the add's new footprint.
         let mut second = first.clone();
         second[1].srcs[1] = eu::Src::imm(2, eu::RegType::D);
         let b = footprints(&second);
         assert!(!Rc::ptr_eq(&a, &b));
         // Without the first instruction (a common suffix).
-        let c = footprints(&second[1..]);
+        let c = footprints(&Insts::from(second[1..].to_vec()));
         for (list, insts) in [(&a, &first[..]), (&b, &second[..]), (&c, &second[1..])] {
             assert_eq!(list.len(), insts.len());
             for (f, i) in list.iter().zip(insts) {

@@ -10,7 +10,8 @@ pub fn vprog(simd: u32, text: &str, vgrfs: &[(u32, u32)]) -> VProgram {
     let mut p = VProgram::new(simd, 1, 1, 0);
     p.insts = eu::parse_program(text)
         .unwrap_or_else(|e| panic!("{e}\n{text}"))
-        .insts;
+        .insts
+        .into();
     eu::resolve_control_flow(&mut p.insts).unwrap();
     p.vgrfs = vgrfs
         .iter()
