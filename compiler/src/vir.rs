@@ -201,55 +201,77 @@ impl VgrfOwners {
 }
 
 /// Which instructions of a program are an earlier version's, found without
-/// hashing: a pass changes a few instructions, so those of the common
-/// prefix and suffix are unchanged, and so is every instruction equal to
-/// the one at its index when the length did not change.
-pub(crate) struct Earlier<'a> {
-    now: &'a [Instruction],
-    before: &'a [Instruction],
-    /// The length of the common prefix.
-    prefix: usize,
-    /// The length of the common suffix (not overlapping the prefix).
-    suffix: usize,
+/// hashing. A pass changes, deletes or inserts a few instructions: those of
+/// the common prefix and suffix are unchanged, and between them the two
+/// lists are walked together, each instruction looked for among the next
+/// few earlier ones ([`Earlier::WINDOW`]), so that an instruction shifted
+/// by deletions or insertions elsewhere is still found. Every instruction
+/// found is equal to the earlier one it is matched with; one not found may
+/// still have an equal earlier one (the caller then asks again).
+pub(crate) struct Earlier {
+    /// Per instruction of the new list, the index of an equal earlier one,
+    /// or [`Earlier::NONE`].
+    found: Vec<u32>,
+    /// Whether the two lists are the same.
+    same: bool,
 }
 
-impl<'a> Earlier<'a> {
+impl Earlier {
+    /// How many earlier instructions, from the one after the last match,
+    /// are tried for each instruction between the prefix and the suffix.
+    pub const WINDOW: usize = 8;
+    /// No equal earlier instruction was found.
+    const NONE: u32 = u32::MAX;
+
     /// Compares `now` with `before`.
-    pub fn between(now: &'a [Instruction], before: &'a [Instruction]) -> Earlier<'a> {
-        let most = now.len().min(before.len());
+    pub fn between(now: &[Instruction], before: &[Instruction]) -> Earlier {
+        let (n, m) = (now.len(), before.len());
         let prefix = now.iter().zip(before).take_while(|(a, b)| a == b).count();
+        if prefix == n && n == m {
+            return Earlier {
+                found: Vec::new(),
+                same: true,
+            };
+        }
         let suffix = now
             .iter()
             .rev()
             .zip(before.iter().rev())
-            .take(most - prefix)
+            .take(n.min(m) - prefix)
             .take_while(|(a, b)| a == b)
             .count();
-        Earlier {
-            now,
-            before,
-            prefix,
-            suffix,
+        let mut found: Vec<u32> = (0..prefix as u32).collect();
+        // The next earlier instruction not matched yet, and the end of the
+        // earlier instructions left to match (the suffix starts there).
+        let (mut next, end) = (prefix, m - suffix);
+        for inst in &now[prefix..n - suffix] {
+            let window = &before[next..end.min(next + Earlier::WINDOW)];
+            match window.iter().position(|b| b == inst) {
+                Some(d) => {
+                    found.push((next + d) as u32);
+                    next += d + 1;
+                }
+                None => found.push(Earlier::NONE),
+            }
         }
+        found.extend((end..m).map(|e| e as u32));
+        Earlier { found, same: false }
     }
 
     /// Whether the two programs are the same.
     pub fn same(&self) -> bool {
-        self.prefix == self.now.len() && self.now.len() == self.before.len()
+        self.same
     }
 
     /// The index in `before` of an instruction equal to `now[k]`, if one
     /// was found.
     pub fn index(&self, k: usize) -> Option<usize> {
-        let (n, m) = (self.now.len(), self.before.len());
-        if k < self.prefix {
-            Some(k)
-        } else if k >= n - self.suffix {
-            Some(k + m - n)
-        } else if n == m && self.now[k] == self.before[k] {
-            Some(k)
-        } else {
-            None
+        if self.same {
+            return Some(k);
+        }
+        match self.found[k] {
+            Earlier::NONE => None,
+            e => Some(e as usize),
         }
     }
 }
@@ -294,26 +316,59 @@ mod tests {
     use eu::{RegType, Region};
 
     #[test]
-    fn earlier_instructions_are_found_around_an_insertion_and_in_place() {
+    fn earlier_instructions_are_found_around_edits() {
         let p = eu::parse_program(
             "mov(8) g2<1>UD g3<8,8,1>UD\nadd(8) g4<1>UD g2<8,8,1>UD g3<8,8,1>UD\nmov(8) g5<1>UD g4<8,8,1>UD\nmov(8) g6<1>UD g5<8,8,1>UD",
         )
         .unwrap();
         let i = &p.insts;
+        let found = |now: &[Instruction], before: &[Instruction]| {
+            let e = Earlier::between(now, before);
+            (0..now.len()).map(|k| e.index(k)).collect::<Vec<_>>()
+        };
         // One instruction inserted after the first: the first is the prefix,
         // the last three the suffix, shifted by one.
-        let now = vec![i[0], i[3], i[1], i[2], i[3]];
-        let e = Earlier::between(&now, &i[..]);
-        let found: Vec<_> = (0..now.len()).map(|k| e.index(k)).collect();
-        assert_eq!(found, [Some(0), None, Some(1), Some(2), Some(3)]);
-        // Two instructions changed in place: the middle one that did not
-        // is found at its index.
-        let now = vec![i[0], i[3], i[2], i[1]];
-        let e = Earlier::between(&now, &i[..]);
-        let found: Vec<_> = (0..now.len()).map(|k| e.index(k)).collect();
-        assert_eq!(found, [Some(0), None, Some(2), None]);
-        // Nothing before.
-        assert_eq!(Earlier::between(&now, &[]).index(0), None);
+        let now = [i[0], i[3], i[1], i[2], i[3]];
+        assert_eq!(found(&now, i), [Some(0), None, Some(1), Some(2), Some(3)]);
+        // The first and last changed in place (no prefix, no suffix): the
+        // middle two are found at their own indices.
+        let mut changed = [i[0], i[1], i[2], i[3]];
+        changed[0].exec_size = 16;
+        changed[3].exec_size = 16;
+        assert_eq!(found(&changed, i), [None, Some(1), Some(2), None]);
+        // The second deleted and the last changed: the third is found one
+        // place further on.
+        let now = [i[0], i[2], changed[3]];
+        assert_eq!(found(&now, i), [Some(0), Some(2), None]);
+        // A reordering: the walk goes forward only, so after i[3] is
+        // matched the two before it are not found again.
+        let now = [i[0], i[3], i[2], i[1]];
+        assert_eq!(found(&now, i), [Some(0), Some(3), None, None]);
+        // The same list, and nothing before.
+        assert!(Earlier::between(i, i).same());
+        assert_eq!(found(i, i), [Some(0), Some(1), Some(2), Some(3)]);
+        assert_eq!(found(&now, &[]), [None; 4]);
+    }
+
+    #[test]
+    fn an_instruction_further_than_the_window_is_not_found() {
+        let p = eu::parse_program("mov(8) g2<1>UD g3<8,8,1>UD").unwrap();
+        let base = p.insts[0];
+        // Distinct instructions: a mov to g10, g11, ...
+        let inst = |k: u8| {
+            let mut x = base;
+            x.dst = Dst::grf(10 + k as u32, 0, x.dst.ty, 1);
+            x
+        };
+        let w = Earlier::WINDOW as u8;
+        let before: Vec<_> = (0..=w + 1).map(inst).collect();
+        // A new first instruction, then the earlier ones from index w - 1
+        // (found: the last of the window) or w (not found: past it).
+        for (start, want) in [(w - 1, Some(w as usize - 1)), (w, None)] {
+            let now = [inst(100), inst(start)];
+            let e = Earlier::between(&now, &before);
+            assert_eq!(e.index(1), want, "start {start}");
+        }
     }
 
     #[test]
