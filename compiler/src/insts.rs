@@ -15,6 +15,7 @@
 
 use eu::Instruction;
 use std::ops::{Deref, DerefMut};
+use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The next identity handed out (0 means "none yet").
@@ -24,7 +25,10 @@ static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 /// changes like the `Vec` it holds.
 #[derive(Debug, Default)]
 pub struct Insts {
-    list: Vec<Instruction>,
+    /// The list, shared by clones until one of them changes it (clones are
+    /// kept as the earlier version by the analyses' memories, the phase
+    /// memory and the optimizer's last checked code).
+    list: Rc<Vec<Instruction>>,
     /// This list's identity, 0 until someone asks for it after a change.
     id: AtomicU64,
 }
@@ -43,17 +47,12 @@ impl Insts {
             id => id,
         }
     }
-
-    /// The plain list.
-    pub fn into_vec(self) -> Vec<Instruction> {
-        self.list
-    }
 }
 
 impl From<Vec<Instruction>> for Insts {
     fn from(list: Vec<Instruction>) -> Insts {
         Insts {
-            list,
+            list: Rc::new(list),
             id: AtomicU64::new(0),
         }
     }
@@ -69,7 +68,7 @@ impl Clone for Insts {
     }
 
     fn clone_from(&mut self, o: &Insts) {
-        self.list.clone_from(&o.list);
+        self.list = o.list.clone();
         *self.id.get_mut() = o.id.load(Ordering::Relaxed);
     }
 }
@@ -80,7 +79,7 @@ impl PartialEq for Insts {
             self.id.load(Ordering::Relaxed),
             o.id.load(Ordering::Relaxed),
         );
-        (a != 0 && a == b) || self.list == o.list
+        (a != 0 && a == b) || Rc::ptr_eq(&self.list, &o.list) || self.list == o.list
     }
 }
 
@@ -98,16 +97,7 @@ impl DerefMut for Insts {
     /// The list, to change: it loses its identity.
     fn deref_mut(&mut self) -> &mut Vec<Instruction> {
         *self.id.get_mut() = 0;
-        &mut self.list
-    }
-}
-
-impl IntoIterator for Insts {
-    type Item = Instruction;
-    type IntoIter = std::vec::IntoIter<Instruction>;
-
-    fn into_iter(self) -> Self::IntoIter {
-        self.list.into_iter()
+        Rc::make_mut(&mut self.list)
     }
 }
 

@@ -329,7 +329,7 @@ impl Spiller {
         // instruction, so the list seldom grows by copying.
         out.reserve(old.len() * 3 / 2);
         let mut new_index = Vec::with_capacity(old.len() + 1);
-        for mut inst in old {
+        for mut inst in old.iter().copied() {
             new_index.push(out.len() as u32);
             let mut after = Vec::new();
             // Sources and message payloads read, one fill each.

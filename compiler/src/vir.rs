@@ -167,19 +167,21 @@ impl VProgram {
             // Nothing to remove: no index moves.
             return eu::resolve_control_flow(&mut self.insts);
         }
-        let old = std::mem::replace(&mut self.insts, Vec::with_capacity(k as usize).into());
-        for mut inst in old {
+        let mut kept = Vec::with_capacity(k as usize);
+        for inst in self.insts.iter() {
             if inst.op == Opcode::Nop {
                 continue;
             }
+            let mut inst = *inst;
             if inst.op == Opcode::While {
                 inst.jip = inst.jip.map(|j| new_index[j as usize]);
             }
             if inst.op == Opcode::Halt {
                 inst.uip = inst.uip.map(|j| new_index[j as usize]);
             }
-            self.insts.push(inst);
+            kept.push(inst);
         }
+        self.insts = kept.into();
         eu::resolve_control_flow(&mut self.insts)
     }
 }
