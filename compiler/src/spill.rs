@@ -67,7 +67,10 @@ pub(crate) fn spill_costs(p: &VProgram) -> Vec<f64> {
     let mut scale = 1.0f64;
     let owners = p.vgrf_owners();
     for (k, i) in p.insts.iter().enumerate() {
-        scale *= 10f64.powi(loop_starts.iter().filter(|&&s| s == k).count() as i32);
+        let loops = loop_starts.iter().filter(|&&s| s == k).count() as i32;
+        if loops > 0 {
+            scale *= 10f64.powi(loops);
+        }
         for (nr, regs) in operand_regs(i) {
             if let Some(v) = owners.of(nr) {
                 cost[v] += regs as f64 * scale;
@@ -87,21 +90,23 @@ pub(crate) fn spill_costs(p: &VProgram) -> Vec<f64> {
 /// sources, a destination and two message operands at most: inline).
 fn operand_regs(i: &Instruction) -> smallvec::SmallVec<[(u32, u32); 6]> {
     let mut out = smallvec::SmallVec::new();
-    let span = |b: Option<(u32, u32)>| b.map(regs_of).map(|(f, l)| (f, l - f + 1));
-    out.extend(
-        i.srcs
-            .iter()
-            .filter_map(|s| span(crate::vir::src_bytes(s, i.exec_size))),
-    );
+    // Pushed one by one: `extend` over a filtering iterator cannot reserve
+    // and checks the room for each element through a slower path.
+    let span = |(f, l): (u32, u32)| (f, l - f + 1);
+    for s in i.srcs.iter() {
+        if let Some(b) = crate::vir::src_bytes(s, i.exec_size) {
+            out.push(span(regs_of(b)));
+        }
+    }
     if i.op.has_dst() {
-        out.extend(span(crate::vir::dst_bytes(&i.dst, i.exec_size)));
+        if let Some(b) = crate::vir::dst_bytes(&i.dst, i.exec_size) {
+            out.push(span(regs_of(b)));
+        }
     }
     if let Some(m) = i.msg {
-        out.extend(
-            message_operands(&m, i.exec_size)
-                .into_iter()
-                .map(|o| (o.reg, o.regs)),
-        );
+        for o in message_operands(&m, i.exec_size) {
+            out.push((o.reg, o.regs));
+        }
     }
     out
 }
