@@ -373,3 +373,73 @@ mod replay_tests {
         assert_eq!(kept_for(&p, &o), 1);
     }
 }
+
+#[cfg(test)]
+mod identity_tests {
+    use super::*;
+    use crate::{PassSet, Strategy};
+
+    /// A pass that changes nothing must not even borrow the instructions
+    /// mutably: that would forget the list's identity (and copy the list
+    /// its memories share), so every later analysis would compare it again.
+    #[test]
+    fn a_pass_that_changes_nothing_keeps_the_program_identity() {
+        let mut checked: Vec<String> = Vec::new();
+        for name in [
+            "bool_loop_phi",
+            "cmod_patterns",
+            "bool_mixed_combine",
+            "conv_f2i",
+            "loop_break_continue",
+            "seed002_cmp_sel",
+        ] {
+            let text = std::fs::read_to_string(format!(
+                "{}/../corpus/{name}.sir",
+                env!("CARGO_MANIFEST_DIR")
+            ))
+            .unwrap();
+            let case = ir::parse_case(&text).unwrap();
+            for strategy in [Strategy::Bool32, Strategy::Flag, Strategy::Vec4] {
+                let opts = CompileOptions::new(strategy, 8, PassSet::all());
+                // The optimizer's fixpoint: another round changes nothing.
+                let mut v = match crate::compile(&case.program, &opts) {
+                    Ok(c) => c.virt,
+                    // The vec4 backend does not take every case.
+                    Err(CompileError::Unsupported { .. }) => continue,
+                    Err(e) => panic!("{name} {strategy:?}: {e:?}"),
+                };
+                let ctx = PassCtx {
+                    simd: opts.simd,
+                    bugs: opts.bugs,
+                    bitfield: opts.passes.bitfield,
+                    bool_cleanup: opts.passes.bool_cleanup,
+                    flag_liveness: opts.passes.flag_liveness,
+                };
+                let stage = backend_stage(&v);
+                for (_, info) in opts.passes.iter().filter(|(_, i)| i.stage == stage) {
+                    let passes::Entry::Eu(f) = info.entry else {
+                        continue;
+                    };
+                    let before = v.insts.id();
+                    assert!(
+                        !f(&mut v, &ctx),
+                        "{name} {strategy:?}: {} changed",
+                        info.name
+                    );
+                    assert_eq!(v.insts.id(), before, "{name} {strategy:?}: {}", info.name);
+                    checked.push(info.full_name());
+                }
+            }
+        }
+        checked.sort();
+        checked.dedup();
+        // Every EU and vec4 pass was held to it.
+        let mut all: Vec<String> = passes::PASSES
+            .iter()
+            .filter(|p| matches!(p.entry, passes::Entry::Eu(_)))
+            .map(|p| p.full_name())
+            .collect();
+        all.sort();
+        assert_eq!(checked, all);
+    }
+}

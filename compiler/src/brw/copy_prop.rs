@@ -525,9 +525,12 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
                 .copied()
                 .filter(|k| reach.contains(k) != global);
             for k in readers {
-                let reader = &mut p.insts[k];
+                // A copy, written back only when propagation changes it: a
+                // failed attempt restores the reader, and a program left
+                // unchanged keeps its identity ([`crate::insts`]).
+                let mut reader = p.insts[k];
                 if !reader.op.has_dst() || reader.op == Opcode::Send {
-                    if reader.op == Opcode::Send && overlaps_reads(reader, &dst_fp) {
+                    if reader.op == Opcode::Send && overlaps_reads(&reader, &dst_fp) {
                         hit(cov::REFUSE_SEND);
                     }
                     continue;
@@ -539,10 +542,11 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
                         .is_some_and(|((a0, a1), (b0, b1))| a0 < b1 && b0 < a1);
                     if near
                         && overlaps(&src_footprint(&reader.srcs[s], reader.exec_size), &dst_fp)
-                        && propagate(reader, s, &mv, &machine, ctx.bugs)
+                        && propagate(&mut reader, s, &mv, &machine, ctx.bugs)
                     {
                         changed = true;
-                        index.add_reader(k, reader);
+                        p.insts[k] = reader;
+                        index.add_reader(k, &reader);
                         if !(blk.start..blk.end).contains(&k) {
                             hit(cov::PROP_OTHER_BLOCK);
                         }

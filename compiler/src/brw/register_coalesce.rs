@@ -408,8 +408,11 @@ fn rename(p: &mut VProgram, first: u32, size: u32, dr: i64) {
 /// Runs the pass; returns whether it changed the program.
 pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
     let mut changed = false;
-    for inst in &mut p.insts {
-        if is_nop_mov(inst) {
+    // Only the NOP moves are written to: a program without one keeps its
+    // identity ([`crate::insts`]).
+    for k in 0..p.insts.len() {
+        if is_nop_mov(&p.insts[k]) {
+            let inst = &mut p.insts[k];
             if inst.writes_flag() {
                 hit(cov::NOP_MOV_FLAG);
                 inst.dst.kind = DstKind::Null;

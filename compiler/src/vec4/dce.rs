@@ -118,11 +118,15 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
     for b in 0..live.cfg.blocks.len() {
         let mut flags: FlagComps = all_components(live.live_out[b].flags());
         live.walk_back(b, |i, after| {
-            let inst = &mut p.insts[i];
+            // Edited on a copy, written back when edited: a program left
+            // unchanged keeps its identity ([`crate::insts`]).
+            let mut copy = p.insts[i];
+            let inst = &mut copy;
             let a = &live.access[i];
             let mut fp: Cow<'_, Access> = Cow::Borrowed(&**a);
             if candidate(inst) && edit(inst, after, flags, per_channel, ctx) {
                 changed = true;
+                p.insts[i] = *inst;
                 fp = Cow::Owned(if inst.op == Opcode::Nop {
                     Access::default()
                 } else {
