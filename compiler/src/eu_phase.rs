@@ -50,13 +50,7 @@ pub fn run(
     opts: &CompileOptions,
     observer: &mut dyn Observer,
 ) -> Result<Compiled, CompileError> {
-    let ctx = PassCtx {
-        simd: opts.simd,
-        bugs: opts.bugs,
-        bitfield: opts.passes.bitfield,
-        bool_cleanup: opts.passes.bool_cleanup,
-        flag_liveness: opts.passes.flag_liveness,
-    };
+    let ctx = PassCtx::of(opts);
     let stage = backend_stage(&v);
     let eu_passes: Vec<usize> = opts
         .passes
@@ -408,13 +402,7 @@ mod identity_tests {
                     Err(CompileError::Unsupported { .. }) => continue,
                     Err(e) => panic!("{name} {strategy:?}: {e:?}"),
                 };
-                let ctx = PassCtx {
-                    simd: opts.simd,
-                    bugs: opts.bugs,
-                    bitfield: opts.passes.bitfield,
-                    bool_cleanup: opts.passes.bool_cleanup,
-                    flag_liveness: opts.passes.flag_liveness,
-                };
+                let ctx = PassCtx::of(&opts);
                 let stage = backend_stage(&v);
                 for (_, info) in opts.passes.iter().filter(|(_, i)| i.stage == stage) {
                     let passes::Entry::Eu(f) = info.entry else {

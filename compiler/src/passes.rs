@@ -87,6 +87,19 @@ pub struct PassCtx {
     pub flag_liveness: FlagLiveness,
 }
 
+impl PassCtx {
+    /// What the EU passes of a compile with `opts` know.
+    pub fn of(opts: &crate::CompileOptions) -> PassCtx {
+        PassCtx {
+            simd: opts.simd,
+            bugs: opts.bugs,
+            bitfield: opts.passes.bitfield,
+            bool_cleanup: opts.passes.bool_cleanup,
+            flag_liveness: opts.passes.flag_liveness,
+        }
+    }
+}
+
 /// What an IR pass knows about the compile: only what may change the IR
 /// phase's result. IR passes do not see the boolean strategy or the SIMD
 /// width, so compiles differing only in those share the IR phase
