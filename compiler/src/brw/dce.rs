@@ -28,13 +28,13 @@
 #[path = "dce_cov.rs"]
 pub mod cov;
 
-use super::liveness::Liveness;
+use super::liveness::{LiveSet, Liveness};
 use super::ops::{access, Access};
 use crate::bugs::Bug;
 use crate::coverage::hit;
 use crate::passes::PassCtx;
 use crate::vir::VProgram;
-use eu::{DstKind, Opcode};
+use eu::{DstKind, Instruction, Opcode};
 use std::borrow::Cow;
 
 /// Flag bytes `m` widened to whole 16-bit subregisters (byte pairs).
@@ -55,107 +55,7 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
             // Edited on a copy, written back once the program changed: a
             // program left unchanged keeps its identity ([`crate::insts`]).
             let mut copy = p.insts[i];
-            let inst = &mut copy;
-            let fp = 'visit: {
-                let a = &live.access[i];
-                if inst.op == Opcode::Send {
-                    if !a.writes.is_empty() && !after.any_live(&a.writes) {
-                        hit(cov::REFUSE_SEND);
-                    }
-                    break 'visit Cow::Borrowed(&**a);
-                }
-                if inst.op.is_cf() || inst.op == Opcode::Nop || !inst.op.has_dst() {
-                    break 'visit Cow::Borrowed(&**a);
-                }
-                let grf_live = after.any_live(&a.writes);
-                let flag_live = a.flag_writes & after.flags() != 0;
-                if !grf_live && !flag_live {
-                    hit(cov::REMOVE);
-                    if a.flag_writes != 0 {
-                        hit(cov::REMOVE_FLAG_WRITER);
-                    }
-                    inst.op = Opcode::Nop;
-                    changed = true;
-                    break 'visit Cow::Owned(Access::default());
-                }
-                let mut a = (**a).clone();
-                if !grf_live && matches!(inst.dst.kind, DstKind::Grf { .. }) {
-                    hit(cov::NULL_DST);
-                    inst.dst.kind = DstKind::Null;
-                    a.writes.clear();
-                    a.kill = None;
-                    changed = true;
-                }
-                let defines_op = matches!(
-                    inst.op,
-                    Opcode::Cmp | Opcode::Cmpn | Opcode::Sel | Opcode::Csel
-                );
-                let cmod_flags = if inst.writes_flag() {
-                    super::ops::flag_bytes(
-                        super::ops::flag_channel_bits(inst).0,
-                        super::ops::flag_channel_bits(inst).1,
-                    )
-                } else {
-                    0
-                };
-                let cmod_dead = inst.writes_flag()
-                    && cmod_flags & after.flags() == 0
-                    && !matches!(inst.dst.kind, DstKind::Null);
-                if cmod_dead && defines_op {
-                    hit(cov::REFUSE_CMOD_DEFINES_OP);
-                }
-                if cmod_dead && !defines_op {
-                    hit(cov::REMOVE_CMOD);
-                    inst.cmod = None;
-                    a.flag_writes &= !cmod_flags;
-                    a.flag_kill_lane &= !cmod_flags;
-                    a.flag_kill_full &= !cmod_flags;
-                    changed = true;
-                }
-                // Flag bytes the buggy kills would add that are live here and
-                // not read again by the instruction itself.
-                let own_reads = a.flag_lane_reads | a.flag_raw_reads;
-                let halves = (whole_subregs(a.flag_kill_lane) & !a.flag_kill_lane
-                    | whole_subregs(a.flag_kill_full) & !a.flag_kill_full)
-                    & after.flags()
-                    & !own_reads;
-                if halves != 0 {
-                    if ctx.bugs.has(Bug::DceFlagHalves) {
-                        // Injected bug (BUGS.md: dce-flag-halves): flag liveness
-                        // at 16-bit subregister granularity, so a write covering
-                        // one byte (a SIMD8 half) kills the whole subregister,
-                        // including the other half's live bits.
-                        a.flag_kill_lane = whole_subregs(a.flag_kill_lane);
-                        a.flag_kill_full = whole_subregs(a.flag_kill_full);
-                    } else {
-                        hit(cov::REFUSE_HALF_KILL);
-                    }
-                }
-                let unpred = if inst.pred.is_some() {
-                    let mut u = *inst;
-                    u.pred = None;
-                    access(&u)
-                } else {
-                    Access::default()
-                };
-                let pred_kill = (unpred.flag_kill_lane | unpred.flag_kill_full)
-                    & a.flag_writes
-                    & after.flags()
-                    & !own_reads;
-                if pred_kill != 0 {
-                    if ctx.bugs.has(Bug::DcePredicatedKill) {
-                        // Injected bug (BUGS.md: dce-predicated-kill): a
-                        // predicated flag write kills like an unpredicated one,
-                        // although the channels whose predicate is false keep
-                        // their old bits.
-                        a.flag_kill_lane |= unpred.flag_kill_lane & a.flag_writes;
-                        a.flag_kill_full |= unpred.flag_kill_full & a.flag_writes;
-                    } else {
-                        hit(cov::REFUSE_PREDICATED_KILL);
-                    }
-                }
-                Cow::Owned(a)
-            };
+            let fp = visit(&mut copy, &live.access[i], after, ctx, &mut changed);
             if changed {
                 p.insts[i] = copy;
             }
@@ -163,6 +63,115 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
         });
     }
     changed
+}
+
+/// Visits `inst` (footprint `a`) given what is live after it: deletes it or
+/// drops its dead results, setting `changed`; returns the footprint to
+/// carry on with.
+fn visit<'a>(
+    inst: &mut Instruction,
+    a: &'a Access,
+    after: &LiveSet,
+    ctx: &PassCtx,
+    changed: &mut bool,
+) -> Cow<'a, Access> {
+    if inst.op == Opcode::Send {
+        if !a.writes.is_empty() && !after.any_live(&a.writes) {
+            hit(cov::REFUSE_SEND);
+        }
+        return Cow::Borrowed(a);
+    }
+    if inst.op.is_cf() || inst.op == Opcode::Nop || !inst.op.has_dst() {
+        return Cow::Borrowed(a);
+    }
+    let grf_live = after.any_live(&a.writes);
+    let flag_live = a.flag_writes & after.flags() != 0;
+    if !grf_live && !flag_live {
+        hit(cov::REMOVE);
+        if a.flag_writes != 0 {
+            hit(cov::REMOVE_FLAG_WRITER);
+        }
+        inst.op = Opcode::Nop;
+        *changed = true;
+        return Cow::Owned(Access::default());
+    }
+    let mut a = a.clone();
+    if !grf_live && matches!(inst.dst.kind, DstKind::Grf { .. }) {
+        hit(cov::NULL_DST);
+        inst.dst.kind = DstKind::Null;
+        a.writes.clear();
+        a.kill = None;
+        *changed = true;
+    }
+    let defines_op = matches!(
+        inst.op,
+        Opcode::Cmp | Opcode::Cmpn | Opcode::Sel | Opcode::Csel
+    );
+    let cmod_flags = if inst.writes_flag() {
+        super::ops::flag_bytes(
+            super::ops::flag_channel_bits(inst).0,
+            super::ops::flag_channel_bits(inst).1,
+        )
+    } else {
+        0
+    };
+    let cmod_dead = inst.writes_flag()
+        && cmod_flags & after.flags() == 0
+        && !matches!(inst.dst.kind, DstKind::Null);
+    if cmod_dead && defines_op {
+        hit(cov::REFUSE_CMOD_DEFINES_OP);
+    }
+    if cmod_dead && !defines_op {
+        hit(cov::REMOVE_CMOD);
+        inst.cmod = None;
+        a.flag_writes &= !cmod_flags;
+        a.flag_kill_lane &= !cmod_flags;
+        a.flag_kill_full &= !cmod_flags;
+        *changed = true;
+    }
+    // Flag bytes the buggy kills would add that are live here and
+    // not read again by the instruction itself.
+    let own_reads = a.flag_lane_reads | a.flag_raw_reads;
+    let halves = (whole_subregs(a.flag_kill_lane) & !a.flag_kill_lane
+        | whole_subregs(a.flag_kill_full) & !a.flag_kill_full)
+        & after.flags()
+        & !own_reads;
+    if halves != 0 {
+        if ctx.bugs.has(Bug::DceFlagHalves) {
+            // Injected bug (BUGS.md: dce-flag-halves): flag liveness
+            // at 16-bit subregister granularity, so a write covering
+            // one byte (a SIMD8 half) kills the whole subregister,
+            // including the other half's live bits.
+            a.flag_kill_lane = whole_subregs(a.flag_kill_lane);
+            a.flag_kill_full = whole_subregs(a.flag_kill_full);
+        } else {
+            hit(cov::REFUSE_HALF_KILL);
+        }
+    }
+    let unpred = if inst.pred.is_some() {
+        let mut u = *inst;
+        u.pred = None;
+        access(&u)
+    } else {
+        Access::default()
+    };
+    let pred_kill = (unpred.flag_kill_lane | unpred.flag_kill_full)
+        & a.flag_writes
+        & after.flags()
+        & !own_reads;
+    if pred_kill != 0 {
+        if ctx.bugs.has(Bug::DcePredicatedKill) {
+            // Injected bug (BUGS.md: dce-predicated-kill): a
+            // predicated flag write kills like an unpredicated one,
+            // although the channels whose predicate is false keep
+            // their old bits.
+            a.flag_kill_lane |= unpred.flag_kill_lane & a.flag_writes;
+            a.flag_kill_full |= unpred.flag_kill_full & a.flag_writes;
+        } else {
+            hit(cov::REFUSE_PREDICATED_KILL);
+        }
+    }
+    Cow::Owned(a)
 }
 
 #[cfg(test)]
