@@ -223,11 +223,10 @@ fn check_since(
     machine: &eu::MachineConfig,
     stage: StageId,
 ) -> Result<(), CompileError> {
-    // A pass changes a few instructions: those of the common prefix and
-    // suffix are unchanged, and so is every instruction equal to the one at
-    // its index when the length did not change. Ask the validator about
-    // the others once per distinct instruction on this thread, and for the
-    // violations only when something is wrong.
+    // A pass changes a few instructions: those found in the earlier list
+    // ([`vir::Earlier`]) passed there. Ask the validator about the others
+    // once per distinct instruction on this thread, and for the violations
+    // only when something is wrong.
     let known = vir::Earlier::between(insts, before);
     if eu::validate::valid_given(insts, machine, |k, i| {
         known.index(k).is_some() || brw::ops::instruction_ok(i, machine)

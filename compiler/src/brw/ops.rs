@@ -120,43 +120,16 @@ fn src_offsets_of(i: &Instruction, k: usize, start: u32, size: u32) -> impl Iter
 
 /// Absolute byte offset of every channel's element of a GRF destination.
 pub fn dst_offsets(d: &Dst, exec: u8) -> Option<Offsets> {
-    dst_offsets_iter(d, exec).map(Iterator::collect)
-}
-
-/// [`dst_offsets`], one channel at a time.
-fn dst_offsets_iter(d: &Dst, exec: u8) -> Option<impl Iterator<Item = u32>> {
     let DstKind::Grf { nr, sub } = d.kind else {
         return None;
     };
     let size = d.ty.size();
     let (start, stride) = (nr * GRF_BYTES + sub * size, d.stride as u32);
-    Some((0..exec as u32).map(move |c| start + c * stride * size))
-}
-
-/// The lowest and highest of a GRF source's [`src_offsets`] (0 and 0 at no
-/// channels), without collecting them.
-pub fn src_offset_bounds(s: &Src, exec: u8) -> Option<(u32, u32)> {
-    let SrcKind::Grf { nr, sub } = s.kind else {
-        return None;
-    };
-    let size = s.ty.size();
-    let start = nr * GRF_BYTES + sub * size;
-    Some(bounds(region_offsets_iter(start, s.region, size, exec)))
-}
-
-/// The lowest and highest of a GRF destination's [`dst_offsets`] (0 and 0
-/// at no channels), without collecting them.
-pub fn dst_offset_bounds(d: &Dst, exec: u8) -> Option<(u32, u32)> {
-    dst_offsets_iter(d, exec).map(bounds)
-}
-
-/// The lowest and highest of `offsets` (0 and 0 when there are none).
-fn bounds(offsets: impl Iterator<Item = u32>) -> (u32, u32) {
-    offsets
-        .fold(None, |b: Option<(u32, u32)>, o| {
-            Some(b.map_or((o, o), |(lo, hi)| (lo.min(o), hi.max(o))))
-        })
-        .unwrap_or((0, 0))
+    Some(
+        (0..exec as u32)
+            .map(|c| start + c * stride * size)
+            .collect(),
+    )
 }
 
 /// Adds the bytes `[off, off + size)` to a footprint list (a register's
@@ -540,8 +513,7 @@ thread_local! {
 /// The footprints of `insts`: the very ones ([`Rc::ptr_eq`]) of the last
 /// call on this thread when the list is the same (known from its identity,
 /// [`Insts::id`], or else compared), and otherwise those of the
-/// instructions it shares with that list (its common prefix and suffix, or
-/// the same index when the length did not change) taken from there, the
+/// instructions found in that list ([`Earlier`]) taken from there, the
 /// others from [`shared_access`]. The passes run one after another on one
 /// program, each changing a few instructions, and most runs change none.
 pub fn footprints(insts: &Insts) -> Footprints {
@@ -552,16 +524,19 @@ pub fn footprints(insts: &Insts) -> Footprints {
             Some((before, acc)) => {
                 let earlier = Earlier::between(insts, before);
                 if earlier.same() {
-                    return acc.clone();
+                    // Kept under the new identity: keeping a list is a
+                    // reference, not a copy.
+                    acc.clone()
+                } else {
+                    insts
+                        .iter()
+                        .enumerate()
+                        .map(|(k, i)| match earlier.index(k) {
+                            Some(e) => acc[e].clone(),
+                            None => shared_access(i),
+                        })
+                        .collect()
                 }
-                insts
-                    .iter()
-                    .enumerate()
-                    .map(|(k, i)| match earlier.index(k) {
-                        Some(e) => acc[e].clone(),
-                        None => shared_access(i),
-                    })
-                    .collect()
             }
             None => insts.iter().map(shared_access).collect(),
         };

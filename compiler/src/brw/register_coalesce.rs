@@ -46,7 +46,7 @@
 pub mod cov;
 
 use super::liveness::Liveness;
-use super::ops::{dst_offset_bounds, dst_offsets, src_offset_bounds, src_offsets};
+use super::ops::{dst_offsets, src_offsets};
 use crate::bugs::Bug;
 use crate::coverage::{hit, Point};
 use crate::passes::PassCtx;
@@ -150,12 +150,12 @@ fn operand_regs(i: &Instruction) -> SmallVec<[(u32, u32); 6]> {
     };
     let mut out = SmallVec::new();
     for s in &i.srcs {
-        if let Some((lo, last)) = src_offset_bounds(s, i.exec_size) {
-            out.push(span(lo, last + s.ty.size() - lo));
+        if let Some((lo, end)) = crate::vir::src_bytes(s, i.exec_size) {
+            out.push(span(lo, end - lo));
         }
     }
-    if let Some((lo, last)) = dst_offset_bounds(&i.dst, i.exec_size) {
-        out.push(span(lo, last + i.dst.ty.size() - lo));
+    if let Some((lo, end)) = crate::vir::dst_bytes(&i.dst, i.exec_size) {
+        out.push(span(lo, end - lo));
     }
     match i.msg {
         Some(Message::Load { size, dst, addr }) => {
