@@ -3,7 +3,7 @@
 //!
 //! Nearly every channel a generated program executes is an integer MOV,
 //! ADD, logic op, shift, compare or SEL on integer types. This is the same
-//! arithmetic as [`super::lane::lane`] (the same exact values, the same
+//! arithmetic as [`super::lane::any_lane`] (the same exact values, the same
 //! wrap, saturation, conditions and garbage), without asking each channel
 //! what its operand types are: `lane` sends an instruction here when
 //! decoding found it [`IntInst::of`] one, and a test holds the two to the
@@ -163,7 +163,7 @@ impl IntInst {
         LaneOut { bits, flag }
     }
 
-    /// Executes one channel (as [`super::lane::lane`] would).
+    /// Executes one channel (as [`super::lane::any_lane`] would).
     pub(crate) fn lane(
         &self,
         d: &DInst,

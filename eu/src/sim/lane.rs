@@ -89,17 +89,10 @@ fn ffrc(dom: Dom, x: f64) -> f64 {
     dom.round(fp::add_round_odd(x, -fl))
 }
 
-/// Execute one channel. `raw` holds the source bits; `sel_pred` the
-/// predicate value of a predicated SEL.
-#[inline(always)]
-pub(crate) fn lane(d: &DInst, raw: [u64; 3], sel_pred: bool, rng: &mut SplitMix) -> LaneOut {
-    match &d.int {
-        Some(k) => k.lane(d, raw, sel_pred, rng),
-        None => any_lane(d, raw, sel_pred, rng),
-    }
-}
-
-/// [`lane`] for any instruction, its operand types asked per channel.
+/// Executes one channel of any instruction, its operand types asked per
+/// channel (integer instructions also have [`super::int_lane::IntInst`]).
+/// `raw` holds the source bits; `sel_pred` the predicate value of a
+/// predicated SEL.
 pub(crate) fn any_lane(d: &DInst, raw: [u64; 3], sel_pred: bool, rng: &mut SplitMix) -> LaneOut {
     let dom = d.dom;
     let s = &d.srcs;

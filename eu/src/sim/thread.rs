@@ -1,7 +1,7 @@
 //! Thread execution: register file, channel masks, control flow, messages.
 
-use super::decode::{DInst, Decoded, File};
-use super::lane::lane;
+use super::decode::{DInst, DSrc, Decoded, File};
+use super::lane::any_lane;
 use super::num::SplitMix;
 use super::{Dispatch, FaultKind, SimConfig, Stored};
 use crate::abi;
@@ -62,6 +62,17 @@ fn ones(n: u32) -> u32 {
         u32::MAX
     } else {
         (1u32 << n) - 1
+    }
+}
+
+/// Calls `f` on each channel of the mask `chans`, lowest first.
+#[inline(always)]
+fn channels(chans: u32, mut f: impl FnMut(usize)) {
+    let mut m = chans;
+    while m != 0 {
+        let c = m.trailing_zeros() as usize;
+        m &= m - 1;
+        f(c);
     }
 }
 
@@ -314,12 +325,28 @@ impl<'a> Machine<'a> {
         }
     }
 
-    fn read(&self, file: File, off: u32, size: u32, imm: u64) -> u64 {
-        match file {
-            File::Grf => read_le(&self.grf, off as usize, size),
-            File::Flag => read_le(&self.flags.to_le_bytes(), off as usize, size),
-            File::Imm => imm,
-            File::Null => 0,
+    /// The raw bits of source `s` in the channels of `chans`, into `raw`
+    /// (the register file, size and vector-immediate period decided once
+    /// per source, not per channel).
+    #[inline(always)]
+    fn gather(&self, s: &DSrc, chans: u32, raw: &mut [u64; 32]) {
+        match s.file {
+            File::Grf => {
+                let g = &self.grf;
+                match s.ty.size() {
+                    1 => channels(chans, |c| raw[c] = g[s.off[c] as usize] as u64),
+                    2 => channels(chans, |c| raw[c] = read_le(g, s.off[c] as usize, 2)),
+                    4 => channels(chans, |c| raw[c] = read_le(g, s.off[c] as usize, 4)),
+                    _ => channels(chans, |c| raw[c] = read_le(g, s.off[c] as usize, 8)),
+                }
+            }
+            File::Flag => {
+                let bytes = self.flags.to_le_bytes();
+                let size = s.ty.size();
+                channels(chans, |c| raw[c] = read_le(&bytes, s.off[c] as usize, size));
+            }
+            File::Imm => channels(chans, |c| raw[c] = s.imm[c % 8]),
+            File::Null => channels(chans, |c| raw[c] = 0),
         }
     }
 
@@ -331,29 +358,46 @@ impl<'a> Machine<'a> {
         self.channel_instructions += en.count_ones() as u64;
         let mut fl = 0u32;
         // Pass by pass, as the hardware decodes a compressed instruction:
-        // a later pass reads what an earlier one wrote.
+        // a later pass reads what an earlier one wrote. Within a pass every
+        // channel reads before any writes.
         let pw = d.pass_width;
         let mut out = [0u64; 32];
-        for first in (0..d.exec).step_by(pw as usize) {
+        // Sources an instruction does not have read as 0.
+        let mut raw = [[0u64; 32]; 3];
+        let mut first = 0;
+        while first < d.exec {
             let pass = en & (ones(pw) << first);
+            for (k, s) in d.srcs.iter().enumerate().take(3) {
+                self.gather(s, pass, &mut raw[k]);
+            }
             let mut m = pass;
-            while m != 0 {
-                let c = m.trailing_zeros() as usize;
-                m &= m - 1;
-                let mut raw = [0u64; 3];
-                for (k, s) in d.srcs.iter().enumerate() {
-                    raw[k] = self.read(s.file, s.off[c], s.ty.size(), s.imm[c % 8]);
+            let rng = &mut self.rng;
+            match &d.int {
+                Some(k) => {
+                    while m != 0 {
+                        let c = m.trailing_zeros() as usize;
+                        m &= m - 1;
+                        let r = k.lane(d, [raw[0][c], raw[1][c], raw[2][c]], pm >> c & 1 == 1, rng);
+                        out[c] = r.bits;
+                        fl |= u32::from(r.flag) << c;
+                    }
                 }
-                let r = lane(d, raw, pm >> c & 1 == 1, &mut self.rng);
-                out[c] = r.bits;
-                if r.flag {
-                    fl |= 1 << c;
+                None => {
+                    while m != 0 {
+                        let c = m.trailing_zeros() as usize;
+                        m &= m - 1;
+                        let r =
+                            any_lane(d, [raw[0][c], raw[1][c], raw[2][c]], pm >> c & 1 == 1, rng);
+                        out[c] = r.bits;
+                        fl |= u32::from(r.flag) << c;
+                    }
                 }
             }
             // Align16: the writemask limits what is written, the flag bits
             // included (Mesa's vec4 liveness counts a flag component as
             // written only under the writemask).
             self.write_dst(d, pass & d.wmask, &out);
+            first += pw;
         }
         if d.writes_flag {
             let sh = d.flag_base + d.group;
@@ -366,23 +410,22 @@ impl<'a> Machine<'a> {
     /// Writes the destination of the channels in `chans`.
     fn write_dst(&mut self, d: &DInst, chans: u32, out: &[u64; 32]) {
         let size = d.dst.ty.size();
+        let off = &d.dst.off;
         match d.dst.file {
             File::Grf => {
-                let mut m = chans;
-                while m != 0 {
-                    let c = m.trailing_zeros() as usize;
-                    m &= m - 1;
-                    write_le(&mut self.grf, d.dst.off[c] as usize, size, out[c]);
+                let g = &mut self.grf[..];
+                match size {
+                    1 => channels(chans, |c| g[off[c] as usize] = out[c] as u8),
+                    2 => channels(chans, |c| write_le(g, off[c] as usize, 2, out[c])),
+                    4 => channels(chans, |c| write_le(g, off[c] as usize, 4, out[c])),
+                    _ => channels(chans, |c| write_le(g, off[c] as usize, 8, out[c])),
                 }
             }
             File::Flag => {
                 let mut bytes = self.flags.to_le_bytes();
-                let mut m = chans;
-                while m != 0 {
-                    let c = m.trailing_zeros() as usize;
-                    m &= m - 1;
-                    write_le(&mut bytes, d.dst.off[c] as usize, size, out[c]);
-                }
+                channels(chans, |c| {
+                    write_le(&mut bytes, off[c] as usize, size, out[c])
+                });
                 self.flags = u64::from_le_bytes(bytes);
             }
             _ => {}
