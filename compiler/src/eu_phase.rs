@@ -132,12 +132,9 @@ fn optimize(
                     let machine = v.machine();
                     // Instructions that passed for another register file
                     // are asked about again.
-                    let before: &[_] = if checked.1 == machine {
-                        &checked.0
-                    } else {
-                        &[]
-                    };
-                    check_since(&v.insts, before, &machine, stage)?;
+                    let known = (checked.1 == machine)
+                        .then(|| crate::vir::Earlier::between_lists(&v.insts, &checked.0));
+                    check_since(&v.insts, known.as_deref(), &machine, stage)?;
                     checked.0.clone_from(&v.insts);
                     checked.1 = machine;
                     observer.snapshot(Snapshot {

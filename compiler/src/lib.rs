@@ -206,30 +206,30 @@ pub fn compile(program: &ir::Program, opts: &CompileOptions) -> Result<Compiled,
 }
 
 pub(crate) fn check_virtual(v: &VProgram, stage: StageId) -> Result<(), CompileError> {
-    check_since(&v.insts, &[], &v.machine(), stage)
+    check_since(&v.insts, None, &v.machine(), stage)
 }
 
 fn check(p: &eu::Program, machine: &eu::MachineConfig, stage: StageId) -> Result<(), CompileError> {
-    check_since(&p.insts, &[], machine, stage)
+    check_since(&p.insts, None, machine, stage)
 }
 
-/// Validates the program `insts` after `stage`, given that `before` (the
-/// last program that passed, or nothing) passed: its instructions are known
-/// to pass their own rules, so an instruction found unchanged need not be
+/// Validates the program `insts` after `stage`, given which of its
+/// instructions were found in the last program that passed (`known`, or
+/// none): they are known to pass their own rules, so they need not be
 /// asked about again.
 fn check_since(
     insts: &[eu::Instruction],
-    before: &[eu::Instruction],
+    known: Option<&vir::Earlier>,
     machine: &eu::MachineConfig,
     stage: StageId,
 ) -> Result<(), CompileError> {
     // A pass changes a few instructions: those found in the earlier list
-    // ([`vir::Earlier`]) passed there. Ask the validator about the others
-    // once per distinct instruction on this thread, and for the violations
-    // only when something is wrong.
-    let known = vir::Earlier::between(insts, before);
+    // passed there. Ask the validator about the others once per distinct
+    // instruction on this thread, and for the violations only when
+    // something is wrong.
+    let known = |k: usize| known.is_some_and(|e| e.index(k).is_some());
     if eu::validate::valid_given(insts, machine, |k, i| {
-        known.index(k).is_some() || brw::ops::instruction_ok(i, machine)
+        known(k) || brw::ops::instruction_ok(i, machine)
     }) {
         return Ok(());
     }
@@ -269,8 +269,10 @@ mod tests {
         .insts;
         let m = eu::MachineConfig::GFX11;
         let stage = StageId::Regalloc;
-        assert_eq!(check_since(&before, &before, &m, stage), Ok(()));
-        match check_since(&now, &before, &m, stage) {
+        let same = vir::Earlier::between(&before, &before);
+        assert_eq!(check_since(&before, Some(&same), &m, stage), Ok(()));
+        let earlier = vir::Earlier::between(&now, &before);
+        match check_since(&now, Some(&earlier), &m, stage) {
             Err(CompileError::InvalidEu { index, rule, .. }) => {
                 assert_eq!((index, rule), (1, "byte-src1"))
             }

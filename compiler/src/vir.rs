@@ -11,6 +11,8 @@
 
 use crate::insts::Insts;
 use eu::{Dst, DstKind, Instruction, MachineConfig, Opcode, Program, Src, SrcKind};
+use std::cell::RefCell;
+use std::rc::Rc;
 
 /// Bytes per GRF on the modelled generation (Gfx11).
 pub const GRF_BYTES: u32 = 32;
@@ -260,6 +262,29 @@ impl Earlier {
         Earlier { found, same: false }
     }
 
+    /// [`Earlier::between`] two lists with identities, the last answer on
+    /// this thread handed out again for the same two identities (equal
+    /// identities mean equal lists, so the answer is the same): after a
+    /// pass changed a program, validation and the next pass's footprints
+    /// often compare it with the same version before.
+    pub fn between_lists(now: &Insts, before: &Insts) -> Rc<Earlier> {
+        thread_local! {
+            static LAST: RefCell<Option<(u64, u64, Rc<Earlier>)>> = const { RefCell::new(None) };
+        }
+        let key = (now.id(), before.id());
+        LAST.with(|last| {
+            let mut last = last.borrow_mut();
+            match last.as_ref() {
+                Some((a, b, e)) if (*a, *b) == key => e.clone(),
+                _ => {
+                    let e = Rc::new(Earlier::between(now, before));
+                    *last = Some((key.0, key.1, e.clone()));
+                    e
+                }
+            }
+        })
+    }
+
     /// Whether the two programs are the same.
     pub fn same(&self) -> bool {
         self.same
@@ -350,6 +375,26 @@ mod tests {
         assert!(Earlier::between(i, i).same());
         assert_eq!(found(i, i), [Some(0), Some(1), Some(2), Some(3)]);
         assert_eq!(found(&now, &[]), [None; 4]);
+    }
+
+    #[test]
+    fn the_comparison_of_two_identities_is_kept_until_a_list_changes() {
+        let p =
+            eu::parse_program("mov(8) g2<1>UD g3<8,8,1>UD\nmov(8) g4<1>UD g2<8,8,1>UD").unwrap();
+        let before = Insts::from(p.insts.clone());
+        let mut now = before.clone();
+        now[1].exec_size = 16;
+        let first = Earlier::between_lists(&now, &before);
+        assert_eq!((first.index(0), first.index(1)), (Some(0), None));
+        // Asked again about the same two lists: the very same answer.
+        assert!(Rc::ptr_eq(&first, &Earlier::between_lists(&now, &before)));
+        // A change to either list is a new question with its own answer.
+        now[1].exec_size = 8;
+        let again = Earlier::between_lists(&now, &before);
+        assert!(!Rc::ptr_eq(&first, &again));
+        assert!(again.same());
+        let reversed = Earlier::between_lists(&before, &now);
+        assert!(!Rc::ptr_eq(&again, &reversed));
     }
 
     #[test]

@@ -522,7 +522,7 @@ pub fn footprints(insts: &Insts) -> Footprints {
         let acc: Footprints = match last.as_ref() {
             Some((before, acc)) if before.id() == insts.id() => return acc.clone(),
             Some((before, acc)) => {
-                let earlier = Earlier::between(insts, before);
+                let earlier = Earlier::between_lists(insts, before);
                 if earlier.same() {
                     // Kept under the new identity: keeping a list is a
                     // reference, not a copy.
