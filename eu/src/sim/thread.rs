@@ -46,6 +46,8 @@ pub(crate) struct Machine<'a> {
     ifs: Vec<IfFrame>,
     loops: Vec<LoopFrame>,
     rng: SplitMix,
+    /// An ALU pass's source bits, per source and channel.
+    raw: [[u64; 32]; 3],
     simd: u32,
     op_index: Vec<usize>,
     pub(crate) issued: u64,
@@ -125,6 +127,7 @@ impl<'a> Machine<'a> {
             ifs: Vec::with_capacity(dec.max_depth + 1),
             loops: Vec::with_capacity(dec.max_depth + 1),
             rng: SplitMix(0),
+            raw: [[0; 32]; 3],
             simd: abi::channels(disp.simd),
             op_index: dec.insts.iter().map(|d| d.op.index()).collect(),
             issued: 0,
@@ -329,10 +332,10 @@ impl<'a> Machine<'a> {
     /// (the register file, size and vector-immediate period decided once
     /// per source, not per channel).
     #[inline(always)]
-    fn gather(&self, s: &DSrc, chans: u32, raw: &mut [u64; 32]) {
+    fn gather(grf: &[u8], flags: u64, s: &DSrc, chans: u32, raw: &mut [u64; 32]) {
         match s.file {
             File::Grf => {
-                let g = &self.grf;
+                let g = grf;
                 match s.ty.size() {
                     1 => channels(chans, |c| raw[c] = g[s.off[c] as usize] as u64),
                     2 => channels(chans, |c| raw[c] = read_le(g, s.off[c] as usize, 2)),
@@ -341,7 +344,7 @@ impl<'a> Machine<'a> {
                 }
             }
             File::Flag => {
-                let bytes = self.flags.to_le_bytes();
+                let bytes = flags.to_le_bytes();
                 let size = s.ty.size();
                 channels(chans, |c| raw[c] = read_le(&bytes, s.off[c] as usize, size));
             }
@@ -362,16 +365,21 @@ impl<'a> Machine<'a> {
         // channel reads before any writes.
         let pw = d.pass_width;
         let mut out = [0u64; 32];
-        // Sources an instruction does not have read as 0.
-        let mut raw = [[0u64; 32]; 3];
+        // Sources an instruction does not have read as 0 (the room of the
+        // ones it has is written before it is read).
+        let nsrc = d.srcs.len().min(3);
+        for r in &mut self.raw[nsrc..] {
+            *r = [0; 32];
+        }
         let mut first = 0;
         while first < d.exec {
             let pass = en & (ones(pw) << first);
             for (k, s) in d.srcs.iter().enumerate().take(3) {
-                self.gather(s, pass, &mut raw[k]);
+                Self::gather(&self.grf, self.flags, s, pass, &mut self.raw[k]);
             }
             let mut m = pass;
             let rng = &mut self.rng;
+            let raw = &self.raw;
             match &d.int {
                 Some(k) => {
                     while m != 0 {
