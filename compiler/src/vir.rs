@@ -244,7 +244,8 @@ impl Earlier {
             .take(n.min(m) - prefix)
             .take_while(|(a, b)| a == b)
             .count();
-        let mut found: Vec<u32> = (0..prefix as u32).collect();
+        let mut found: Vec<u32> = Vec::with_capacity(n);
+        found.extend(0..prefix as u32);
         // The next earlier instruction not matched yet, and the end of the
         // earlier instructions left to match (the suffix starts there).
         let (mut next, end) = (prefix, m - suffix);

@@ -268,7 +268,16 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
     let machine = p.machine();
     let mut changed = false;
     let mut counter = 0u32;
-    let mut avail = Avail::new(p.reg_end() as usize);
+    // Room for every instruction of the longest block, so the entries are
+    // never copied to grow.
+    let longest = live
+        .cfg
+        .blocks
+        .iter()
+        .map(|b| b.end - b.start)
+        .max()
+        .unwrap_or(0);
+    let mut avail = Avail::new(p.reg_end() as usize, longest);
     for (b, blk) in live.cfg.blocks.iter().enumerate() {
         avail.clear();
         let mut ver = [0u32; 8];

@@ -41,9 +41,9 @@ pub(super) struct Avail {
 
 impl Avail {
     /// Nothing available, for a program of `nregs` registers.
-    pub(super) fn new(nregs: usize) -> Avail {
+    pub(super) fn new(nregs: usize, entries: usize) -> Avail {
         Avail {
-            entries: Vec::new(),
+            entries: Vec::with_capacity(entries),
             by_op: vec![Vec::new(); eu::OPCODES.len()],
             forgotten: vec![Vec::new(); eu::OPCODES.len()],
             touched: vec![0; nregs],

@@ -150,6 +150,10 @@ pub fn lower(p: &Program, opts: &CompileOptions) -> Result<VProgram, CompileErro
         flags: boolean::FlagPool::new(opts.simd, boolean::flag_resident(p, opts.strategy)),
         bugs: opts.bugs,
     };
+    // Room for about as many instructions as lowering usually emits (a
+    // little over two per IR instruction), so that the list
+    // seldom grows by copying.
+    l.v.insts.reserve(2 * p.num_instrs() + 32);
     l.collect_phi_copies();
     l.prologue();
     l.list(&p.body)?;
