@@ -476,7 +476,7 @@ pub fn check_against_with(
                 expected,
             );
             memo.seen
-                .push((config.dispatch_simd(), compiled.program.clone(), v.clone()));
+                .push((config.dispatch_simd(), compiled.program, v.clone()));
             v
         }
     };
