@@ -157,7 +157,8 @@ fn optimize(
     }
     observer.begin(StageId::Regalloc);
     let physical = regalloc::allocate_with(&v, ctx.bugs, passes.spill_all)?;
-    check(&physical, &v.physical_machine(), StageId::Regalloc)?;
+    let machine = v.physical_machine();
+    check(&physical, &machine, StageId::Regalloc)?;
     observer.snapshot(Snapshot {
         stage: StageId::Regalloc,
         code: Code::Final(&physical),
@@ -167,6 +168,7 @@ fn optimize(
         program: physical,
         virt: v,
         stats,
+        validated_for: machine,
     })
 }
 

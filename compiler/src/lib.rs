@@ -154,6 +154,10 @@ pub struct Compiled {
     pub virt: VProgram,
     /// Static statistics of the final program.
     pub stats: StaticStats,
+    /// The register file the final program passed the validator for, every
+    /// rule of it (the compile's last check): running it there needs no
+    /// second validation.
+    pub validated_for: eu::MachineConfig,
 }
 
 /// Most fixpoint rounds of a stage's passes.

@@ -349,6 +349,33 @@ pub fn simulate_and_compare(
     simd: u32,
     expected: &Outputs,
 ) -> Verdict {
+    simulate_validated(
+        program,
+        stage,
+        machine,
+        case_program,
+        dispatch,
+        simd,
+        expected,
+        false,
+    )
+}
+
+/// [`simulate_and_compare`]; `validated` says the program passed every
+/// rule of the validator for `machine` already (a compile's final check),
+/// so that its instructions are not asked about again; the rules about
+/// the whole program (end of thread, control flow) are still checked.
+#[allow(clippy::too_many_arguments)]
+fn simulate_validated(
+    program: &eu::Program,
+    stage: StageId,
+    machine: eu::MachineConfig,
+    case_program: &Program,
+    dispatch: &Dispatch,
+    simd: u32,
+    expected: &Outputs,
+    validated: bool,
+) -> Verdict {
     let d = eu_dispatch(case_program, dispatch, simd);
     let cfg = eu::SimConfig {
         machine,
@@ -357,7 +384,9 @@ pub fn simulate_and_compare(
     };
     // The compiler validated these instructions moments ago on this
     // thread: its memory of the validator's answers saves asking again.
-    let known = |_: usize, i: &eu::Instruction| compiler::brw::ops::instruction_ok(i, &machine);
+    let known = |_: usize, i: &eu::Instruction| {
+        validated || compiler::brw::ops::instruction_ok(i, &machine)
+    };
     match eu::run_given(program, &d, &cfg, known) {
         Ok(res) => {
             let diffs = compare(expected, &res);
@@ -466,14 +495,16 @@ pub fn check_against_with(
             v.clone()
         }
         None => {
-            let v = simulate_and_compare(
+            let machine = config.strategy.machine();
+            let v = simulate_validated(
                 &compiled.program,
                 StageId::Regalloc,
-                config.strategy.machine(),
+                machine,
                 &case.program,
                 d,
                 config.dispatch_simd(),
                 expected,
+                compiled.validated_for == machine,
             );
             memo.seen
                 .push((config.dispatch_simd(), compiled.program, v.clone()));
@@ -561,6 +592,26 @@ mod tests {
         assert_eq!(compare(&expected, &got).len(), 3);
         let none = Exclusions::none(2, 2);
         assert_eq!(compare_relaxed(&expected, &none, &got).0.len(), 3);
+    }
+
+    /// A compile's final program was validated for the machine its
+    /// strategy simulates it on, under every strategy: the simulation then
+    /// skips asking about its instructions again (and only then).
+    #[test]
+    fn every_strategy_validates_its_program_for_the_machine_it_runs_on() {
+        // A case the vec4 backend compiles too.
+        let case = ir::parse_case(include_str!("../../corpus/loop_break_continue.sir")).unwrap();
+        for strategy in Strategy::ALL {
+            let config = Config::new(strategy, 8, PassSet::all());
+            let compiled = compiler::compile(&case.program, &config.options()).unwrap();
+            assert_eq!(
+                compiled.validated_for,
+                strategy.machine(),
+                "{}",
+                strategy.name()
+            );
+            assert!(eu::validate(&compiled.program, &strategy.machine()).is_ok());
+        }
     }
 
     #[test]
