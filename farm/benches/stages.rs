@@ -97,6 +97,7 @@ fn bench(c: &mut Criterion) {
                     d,
                     c.simd,
                     e,
+                    false,
                 ));
             }
         })

@@ -339,34 +339,12 @@ fn compare_slots(
 }
 
 /// Runs an EU program (the output of `stage`) over a case and compares it
-/// with expected outputs.
-pub fn simulate_and_compare(
-    program: &eu::Program,
-    stage: StageId,
-    machine: eu::MachineConfig,
-    case_program: &Program,
-    dispatch: &Dispatch,
-    simd: u32,
-    expected: &Outputs,
-) -> Verdict {
-    simulate_validated(
-        program,
-        stage,
-        machine,
-        case_program,
-        dispatch,
-        simd,
-        expected,
-        false,
-    )
-}
-
-/// [`simulate_and_compare`]; `validated` says the program passed every
-/// rule of the validator for `machine` already (a compile's final check),
-/// so that its instructions are not asked about again; the rules about
-/// the whole program (end of thread, control flow) are still checked.
+/// with expected outputs. `validated` says the program passed every rule
+/// of the validator for `machine` already (a compile's final check), so
+/// that its instructions are not asked about again; the rules about the
+/// whole program (end of thread, control flow) are still checked.
 #[allow(clippy::too_many_arguments)]
-fn simulate_validated(
+pub fn simulate_and_compare(
     program: &eu::Program,
     stage: StageId,
     machine: eu::MachineConfig,
@@ -496,7 +474,7 @@ pub fn check_against_with(
         }
         None => {
             let machine = config.strategy.machine();
-            let v = simulate_validated(
+            let v = simulate_and_compare(
                 &compiled.program,
                 StageId::Regalloc,
                 machine,
@@ -550,6 +528,7 @@ pub fn check_virtual(case: &Case, config: &Config) -> Verdict {
         d,
         config.dispatch_simd(),
         &expected,
+        false,
     )
 }
 
