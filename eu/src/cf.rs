@@ -6,6 +6,7 @@
 
 use crate::isa::{Instruction, Opcode};
 use std::cell::RefCell;
+use std::rc::Rc;
 
 /// A control-flow structure error.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -85,15 +86,16 @@ thread_local! {
     /// The last skeleton analysed on this thread, and the result: the
     /// compiler's passes rarely touch control flow, and compaction,
     /// validation, the CFG and the simulator each ask about every program.
-    static LAST: RefCell<Option<(Skeleton, Result<CfInfo, CfError>)>> =
+    static LAST: RefCell<Option<(Skeleton, Result<Rc<CfInfo>, CfError>)>> =
         const { RefCell::new(None) };
 }
 
 /// Analyse the structure. WHILE JIPs (loop starts) and HALT UIPs (halt
 /// target) are inputs; everything else is computed. The result depends on
 /// the control-flow instructions alone, so this thread's last result is
-/// handed out again while they stand where they stood.
-pub fn analyze(insts: &[Instruction]) -> Result<CfInfo, CfError> {
+/// handed out again (shared, not copied) while they stand where they
+/// stood.
+pub fn analyze(insts: &[Instruction]) -> Result<Rc<CfInfo>, CfError> {
     let skeleton = Skeleton::of(insts);
     let known = LAST.with(|l| {
         l.borrow()
@@ -104,7 +106,7 @@ pub fn analyze(insts: &[Instruction]) -> Result<CfInfo, CfError> {
     if let Some(r) = known {
         return r;
     }
-    let r = analyze_uncached(insts);
+    let r = analyze_uncached(insts).map(Rc::new);
     LAST.with(|l| *l.borrow_mut() = Some((skeleton, r.clone())));
     r
 }
@@ -393,7 +395,7 @@ mod tests {
             &if_to_else,
             &p,
         ] {
-            assert_eq!(analyze(q), analyze_uncached(q));
+            assert_eq!(analyze(q), analyze_uncached(q).map(Rc::new));
         }
         // An answer was found: the program's own.
         let info = analyze(&p).unwrap();
