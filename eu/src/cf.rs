@@ -82,11 +82,14 @@ impl Skeleton {
     }
 }
 
+/// What [`analyze`] finds: the structure, shared, or the first error.
+pub type Analysis = Result<Rc<CfInfo>, CfError>;
+
 thread_local! {
     /// The last skeleton analysed on this thread, and the result: the
     /// compiler's passes rarely touch control flow, and compaction,
     /// validation, the CFG and the simulator each ask about every program.
-    static LAST: RefCell<Option<(Skeleton, Result<Rc<CfInfo>, CfError>)>> =
+    static LAST: RefCell<Option<(Skeleton, Analysis)>> =
         const { RefCell::new(None) };
 }
 
@@ -95,7 +98,7 @@ thread_local! {
 /// the control-flow instructions alone, so this thread's last result is
 /// handed out again (shared, not copied) while they stand where they
 /// stood.
-pub fn analyze(insts: &[Instruction]) -> Result<Rc<CfInfo>, CfError> {
+pub fn analyze(insts: &[Instruction]) -> Analysis {
     let skeleton = Skeleton::of(insts);
     let known = LAST.with(|l| {
         l.borrow()
