@@ -386,12 +386,7 @@ mod identity_tests {
             "loop_break_continue",
             "seed002_cmp_sel",
         ] {
-            let text = std::fs::read_to_string(format!(
-                "{}/../corpus/{name}.sir",
-                env!("CARGO_MANIFEST_DIR")
-            ))
-            .unwrap();
-            let case = ir::parse_case(&text).unwrap();
+            let case = crate::brw::testutil::corpus_case(name);
             for strategy in [Strategy::Bool32, Strategy::Flag, Strategy::Vec4] {
                 let opts = CompileOptions::new(strategy, 8, PassSet::all());
                 // The optimizer's fixpoint: another round changes nothing.

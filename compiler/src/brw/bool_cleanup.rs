@@ -126,6 +126,31 @@ struct Bools {
 }
 
 impl Bools {
+    /// Every instruction that writes booleans when its sources are
+    /// booleans taken for a producer (the fixpoint's start), and what each
+    /// produces and reads.
+    fn every_candidate(p: &VProgram) -> (Bools, Vec<Option<Producer>>) {
+        let writes = footprints(&p.insts);
+        let mut writers = vec![SmallVec::new(); p.reg_end() as usize];
+        for (w, a) in writes.iter().enumerate() {
+            for &(r, _) in &a.writes {
+                if let Some(v) = writers.get_mut(r as usize) {
+                    v.push(w);
+                }
+            }
+        }
+        let prod: Vec<Option<Producer>> = p.insts.iter().map(producer).collect();
+        let b = Bools {
+            elems: prod
+                .iter()
+                .map(|x| x.as_ref().map(|(e, _)| e.clone()))
+                .collect(),
+            writers,
+            writes,
+        };
+        (b, prod)
+    }
+
     /// Whether every element `s` reads at `exec` channels is a boolean.
     fn read(&self, s: &Src, exec: u8) -> bool {
         let Some(offs) = src_offsets(s, exec) else {
@@ -221,40 +246,56 @@ fn producer(i: &Instruction) -> Option<Producer> {
 /// The boolean producers of the program (greatest fixpoint).
 fn bools(p: &VProgram) -> Bools {
     let nregs = p.reg_end() as usize;
-    let writes = footprints(&p.insts);
-    let mut writers = vec![SmallVec::new(); nregs];
-    for (w, a) in writes.iter().enumerate() {
-        for &(r, _) in &a.writes {
-            if let Some(v) = writers.get_mut(r as usize) {
-                v.push(w);
+    let (mut b, prod) = Bools::every_candidate(p);
+    // Each producer is checked once, and again only when a producer
+    // writing a register it reads stops being one: whether a source reads
+    // booleans depends on nothing else, and a producer only ever stops
+    // being one, so any order of checks reaches the same (greatest)
+    // fixpoint as checking every producer in rounds.
+    let mut users: Vec<SmallVec<[usize; 2]>> = vec![SmallVec::new(); nregs];
+    for (i, x) in prod.iter().enumerate() {
+        let Some((_, srcs)) = x else { continue };
+        for s in srcs {
+            let Some(bytes) = crate::vir::src_bytes(s, p.insts[i].exec_size) else {
+                continue;
+            };
+            let (first, last) = crate::vir::regs_of(bytes);
+            for r in first..=last {
+                if let Some(u) = users.get_mut(r as usize) {
+                    if u.last() != Some(&i) {
+                        u.push(i);
+                    }
+                }
             }
         }
     }
-    let prod: Vec<Option<Producer>> = p.insts.iter().map(producer).collect();
-    let mut b = Bools {
-        elems: prod
-            .iter()
-            .map(|x| x.as_ref().map(|(e, _)| e.clone()))
-            .collect(),
-        writers,
-        writes,
-    };
-    loop {
-        let drop: Vec<usize> = (0..p.insts.len())
-            .filter(|&i| {
-                b.elems[i].is_some()
-                    && prod[i].as_ref().is_some_and(|(_, srcs)| {
-                        !srcs.iter().all(|s| b.read(s, p.insts[i].exec_size))
-                    })
-            })
-            .collect();
-        if drop.is_empty() {
-            return b;
+    let mut work: Vec<usize> = (0..p.insts.len())
+        .rev()
+        .filter(|&i| b.elems[i].is_some())
+        .collect();
+    let mut queued = vec![false; p.insts.len()];
+    for &i in &work {
+        queued[i] = true;
+    }
+    while let Some(i) = work.pop() {
+        queued[i] = false;
+        let keeps = prod[i]
+            .as_ref()
+            .is_none_or(|(_, srcs)| srcs.iter().all(|s| b.read(s, p.insts[i].exec_size)));
+        if b.elems[i].is_none() || keeps {
+            continue;
         }
-        for i in drop {
-            b.elems[i] = None;
+        b.elems[i] = None;
+        for &(r, _) in &b.writes[i].writes {
+            for &u in users.get(r as usize).into_iter().flatten() {
+                if !queued[u] && b.elems[u].is_some() {
+                    queued[u] = true;
+                    work.push(u);
+                }
+            }
         }
     }
+    b
 }
 
 /// A widening MOV and what its users may read instead.

@@ -570,3 +570,61 @@ send(8) null g2 g8 st.b32 { align1 1Q EOT };";
     let out = |p: &VProgram| crate::brw::testutil::outputs(p, 11, &input, 0);
     assert_ne!(out(&p), out(&q));
 }
+
+/// The boolean producers as a fixpoint in rounds: every producer checked
+/// again after each round that dropped one (how `bools` used to work).
+fn producers_by_rounds(p: &VProgram) -> Vec<Option<Vec<(u32, u32)>>> {
+    let (mut b, prod) = Bools::every_candidate(p);
+    loop {
+        let drop: Vec<usize> = (0..p.insts.len())
+            .filter(|&i| {
+                b.elems[i].is_some()
+                    && prod[i].as_ref().is_some_and(|(_, srcs)| {
+                        !srcs.iter().all(|s| b.read(s, p.insts[i].exec_size))
+                    })
+            })
+            .collect();
+        if drop.is_empty() {
+            return b.elems;
+        }
+        for i in drop {
+            b.elems[i] = None;
+        }
+    }
+}
+
+/// The producers found one by one, each checked again only when one it
+/// reads stops being one, are those the rounds find: on the lowered and
+/// the optimized code of corpus cases under every scalar strategy, where
+/// some producers are dropped (booleans combined with other values).
+#[test]
+fn producers_checked_as_needed_are_those_of_rounds() {
+    let (mut programs, mut dropped) = (0, 0);
+    for name in [
+        "bool_loop_phi",
+        "bool_mixed_combine",
+        "bool_phi_b2x",
+        "cmod_patterns",
+        "cmp64_sel",
+        "loop_break_continue",
+        "seed002_cmp_sel",
+    ] {
+        let case = crate::brw::testutil::corpus_case(name);
+        for strategy in crate::Strategy::ALL
+            .into_iter()
+            .filter(|s| *s != crate::Strategy::Vec4)
+        {
+            for passes in [crate::PassSet::none(), crate::PassSet::all()] {
+                let opts = crate::CompileOptions::new(strategy, 16, passes);
+                let v = crate::compile(&case.program, &opts).unwrap().virt;
+                let want = producers_by_rounds(&v);
+                assert_eq!(bools(&v).elems, want, "{name} {strategy:?}");
+                let candidates = v.insts.iter().filter(|i| producer(i).is_some()).count();
+                dropped += candidates - want.iter().filter(|e| e.is_some()).count();
+                programs += 1;
+            }
+        }
+    }
+    assert_eq!(programs, 7 * 6 * 2);
+    assert!(dropped > 0, "no producer was dropped");
+}

@@ -122,3 +122,10 @@ pub fn apply_with_bugs(
     eu::validate(&p.program(), &p.machine()).unwrap_or_else(|v| panic!("{v:?}\n{}", p.text()));
     changed
 }
+
+/// The case `corpus/NAME.sir` of the repository.
+pub fn corpus_case(name: &str) -> ir::Case {
+    let path = format!("{}/../corpus/{name}.sir", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    ir::parse_case(&text).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
