@@ -604,16 +604,28 @@ pub fn regions_for(offsets: &[u32], size: u32) -> Vec<(u32, u32, Region)> {
     if offsets.iter().all(|&o| o == o0) {
         return vec![(nr, sub, Region::SCALAR)];
     }
+    // Channel 1 is the first row's second element (width 2 and more) or
+    // the second row's first (width 1), and channel w the second row's
+    // first: a candidate whose step there is another cannot match, and is
+    // passed over without its offsets.
+    let step = |c: usize| i64::from(offsets[c]) - i64::from(o0);
+    let steps = |n: u8| i64::from(n) * i64::from(size);
     let mut out = Vec::new();
     for w in [8u8, 16, 4, 2, 1] {
         if w as usize > exec {
             continue;
         }
         for h in [1u8, 2, 4, 0] {
+            if w >= 2 && step(1) != steps(h) {
+                continue;
+            }
             let others = [0u8, 1, 2, 4, 8, 16, 32]
                 .into_iter()
                 .filter(|&v| v != w * h);
             for v in std::iter::once(w * h).chain(others) {
+                if (w as usize) < exec && step(w as usize) != steps(v) {
+                    continue;
+                }
                 let r = Region::new(v, w, h);
                 // Compared channel by channel: most candidates differ at
                 // the first row's end.
@@ -642,6 +654,77 @@ mod tests {
 
     fn inst(t: &str) -> Instruction {
         parse_program(t).unwrap().insts.remove(0)
+    }
+
+    /// Every candidate region, tried channel by channel in order (what
+    /// `regions_for` does without passing over candidates by their steps).
+    fn regions_for_by_trying_each(offsets: &[u32], size: u32) -> Vec<(u32, u32, Region)> {
+        let o0 = offsets[0];
+        let (nr, sub) = (o0 / GRF_BYTES, (o0 % GRF_BYTES) / size);
+        let mut out = Vec::new();
+        for w in [8u8, 16, 4, 2, 1] {
+            for h in [1u8, 2, 4, 0] {
+                let others = [0u8, 1, 2, 4, 8, 16, 32]
+                    .into_iter()
+                    .filter(|&v| v != w * h);
+                for v in std::iter::once(w * h).chain(others) {
+                    let r = Region::new(v, w, h);
+                    if w as usize <= offsets.len()
+                        && region_offsets_iter(o0, r, size, offsets.len() as u8)
+                            .eq(offsets.iter().copied())
+                        && !out.iter().any(|x: &(u32, u32, Region)| x.2 == r)
+                    {
+                        out.push((nr, sub, r));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The candidates passed over by their steps are only ones that do not
+    /// match: the same regions, in the same order, for the offsets of
+    /// every region at every execution size and element size, and for
+    /// those offsets with one channel moved.
+    #[test]
+    fn regions_passed_over_by_their_steps_would_not_have_matched() {
+        let (mut lists, mut found) = (0, 0);
+        for size in [1u32, 2, 4, 8] {
+            for exec in [2u8, 4, 8, 16, 32] {
+                for w in [1u8, 2, 4, 8, 16] {
+                    for h in [0u8, 1, 2, 4] {
+                        for v in [0u8, 1, 2, 4, 8, 16, 32] {
+                            let start = 4 * GRF_BYTES + 2 * size;
+                            let offs: Vec<u32> =
+                                region_offsets_iter(start, Region::new(v, w, h), size, exec)
+                                    .collect();
+                            if offs.iter().all(|&o| o == start) {
+                                continue;
+                            }
+                            for moved in [
+                                None,
+                                Some(1usize),
+                                Some(w as usize),
+                                Some(exec as usize - 1),
+                            ] {
+                                let mut offs = offs.clone();
+                                if let Some(c) = moved.filter(|&c| c < offs.len()) {
+                                    offs[c] += size;
+                                }
+                                let want = regions_for_by_trying_each(&offs, size);
+                                assert_eq!(regions_for(&offs, size), want, "{offs:?} size {size}");
+                                lists += 1;
+                                found += want.len();
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            lists > 9_000 && found > lists,
+            "{found} regions for {lists} lists"
+        );
     }
 
     #[test]
