@@ -381,6 +381,12 @@ pub fn allocate_with(
     }
     let mut spiller = Spiller::default();
     let mut spilled: Option<VProgram> = None;
+    // The spill costs of the vgrfs that may be spilled, worked out once:
+    // spilling one renames its own operands to new temporaries (which may
+    // not be spilled) and adds scratch messages, which are not control
+    // flow, so every other vgrf keeps its operands at the same loop and
+    // if depths, and its cost (debug builds check it).
+    let mut costs: Option<Vec<f64>> = None;
     if spill_all {
         // Every vgrf brw's choose_spill_reg would offer, in its order of
         // benefit per cost, until none is left.
@@ -418,7 +424,19 @@ pub fn allocate_with(
             .filter(|&v| iv[v].is_some_and(|(lo, hi)| lo <= at && at <= hi))
             .collect();
         let no_spill_from = spiller.no_spill_from.unwrap_or(usize::MAX);
-        if let Some(v) = spill::choose(q, &iv, &live_there, no_spill_from) {
+        let cost = costs.get_or_insert_with(|| spill::spill_costs(q));
+        #[cfg(debug_assertions)]
+        {
+            let fresh = spill::spill_costs(q);
+            for &v in live_there.iter().filter(|&&v| v < no_spill_from) {
+                assert_eq!(
+                    cost[v].to_bits(),
+                    fresh[v].to_bits(),
+                    "spill cost of vgrf {v}"
+                );
+            }
+        }
+        if let Some(v) = spill::choose(q, &iv, &live_there, no_spill_from, cost) {
             let mut next = q.clone();
             spiller.spill(&mut next, &[v], bugs).map_err(cf_invalid)?;
             spilled = Some(next);

@@ -130,8 +130,8 @@ fn scores(
     iv: &[Option<(usize, usize)>],
     candidates: &[usize],
     no_spill_from: usize,
+    cost: &[f64],
 ) -> Vec<(f64, usize)> {
-    let cost = spill_costs(p);
     let interference = Interference::new(iv, |w| p.vgrfs[w].size);
     let mut out = Vec::new();
     for &v in candidates {
@@ -202,15 +202,17 @@ impl Interference {
 }
 
 /// Chooses the vgrf to spill among `candidates` (brw's
-/// `ra_get_best_spill_node`): the best score, the first on ties.
+/// `ra_get_best_spill_node`): the best score, the first on ties, given
+/// the vgrfs' spill costs (`spill_costs`).
 pub(crate) fn choose(
     p: &VProgram,
     iv: &[Option<(usize, usize)>],
     candidates: &[usize],
     no_spill_from: usize,
+    cost: &[f64],
 ) -> Option<usize> {
     let mut best: Option<(f64, usize)> = None;
-    for (score, v) in scores(p, iv, candidates, no_spill_from) {
+    for (score, v) in scores(p, iv, candidates, no_spill_from, cost) {
         if best.is_none_or(|(s, _)| score > s) {
             best = Some((score, v));
         }
@@ -222,7 +224,7 @@ pub(crate) fn choose(
 /// order brw's `spill_all` loop takes them in.
 pub(crate) fn choose_all(p: &VProgram, iv: &[Option<(usize, usize)>]) -> Vec<usize> {
     let all: Vec<usize> = (0..iv.len()).collect();
-    let mut s = scores(p, iv, &all, usize::MAX);
+    let mut s = scores(p, iv, &all, usize::MAX, &spill_costs(p));
     s.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
     s.into_iter().map(|(_, v)| v).collect()
 }
@@ -745,10 +747,11 @@ send(16) null g3 g14 st.b32 { align1 1H EOT };\n";
     fn choose_skips_spill_temporaries_and_one_instruction_values() {
         let p = halves();
         let iv = vec![Some((0, 4)), Some((1, 2)), Some((2, 3))];
+        let cost = spill_costs(&p);
         // vgrf 1 lives 1 instruction (log 1 = 0: spilling cannot help).
-        assert_eq!(choose(&p, &iv, &[1], usize::MAX), None);
+        assert_eq!(choose(&p, &iv, &[1], usize::MAX, &cost), None);
         // vgrf 2 is past no_spill_from.
-        assert_eq!(choose(&p, &iv, &[1, 2], 2), None);
-        assert_eq!(choose(&p, &iv, &[0, 1], 2), Some(0));
+        assert_eq!(choose(&p, &iv, &[1, 2], 2, &cost), None);
+        assert_eq!(choose(&p, &iv, &[0, 1], 2, &cost), Some(0));
     }
 }
