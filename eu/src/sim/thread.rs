@@ -1,7 +1,7 @@
 //! Thread execution: register file, channel masks, control flow, messages.
 
 use super::decode::{DInst, DSrc, Decoded, File};
-use super::lane::any_lane;
+use super::lane::{any_lane, LaneOut};
 use super::num::SplitMix;
 use super::{Dispatch, FaultKind, SimConfig, Stored};
 use crate::abi;
@@ -334,15 +334,12 @@ impl<'a> Machine<'a> {
     #[inline(always)]
     fn gather(grf: &[u8], flags: u64, s: &DSrc, chans: u32, raw: &mut [u64; 32]) {
         match s.file {
-            File::Grf => {
-                let g = grf;
-                match s.ty.size() {
-                    1 => channels(chans, |c| raw[c] = g[s.off[c] as usize] as u64),
-                    2 => channels(chans, |c| raw[c] = read_le(g, s.off[c] as usize, 2)),
-                    4 => channels(chans, |c| raw[c] = read_le(g, s.off[c] as usize, 4)),
-                    _ => channels(chans, |c| raw[c] = read_le(g, s.off[c] as usize, 8)),
-                }
-            }
+            File::Grf => match s.ty.size() {
+                1 => channels(chans, |c| raw[c] = grf[s.off[c] as usize] as u64),
+                2 => channels(chans, |c| raw[c] = read_le(grf, s.off[c] as usize, 2)),
+                4 => channels(chans, |c| raw[c] = read_le(grf, s.off[c] as usize, 4)),
+                _ => channels(chans, |c| raw[c] = read_le(grf, s.off[c] as usize, 8)),
+            },
             File::Flag => {
                 let bytes = flags.to_le_bytes();
                 let size = s.ty.size();
@@ -377,29 +374,19 @@ impl<'a> Machine<'a> {
             for (k, s) in d.srcs.iter().enumerate().take(3) {
                 Self::gather(&self.grf, self.flags, s, pass, &mut self.raw[k]);
             }
-            let mut m = pass;
             let rng = &mut self.rng;
             let raw = &self.raw;
+            let mut keep = |c: usize, r: LaneOut| {
+                out[c] = r.bits;
+                fl |= u32::from(r.flag) << c;
+            };
+            let bits = |c: usize| [raw[0][c], raw[1][c], raw[2][c]];
+            // The integer form or the general one, chosen once per pass.
             match &d.int {
-                Some(k) => {
-                    while m != 0 {
-                        let c = m.trailing_zeros() as usize;
-                        m &= m - 1;
-                        let r = k.lane(d, [raw[0][c], raw[1][c], raw[2][c]], pm >> c & 1 == 1, rng);
-                        out[c] = r.bits;
-                        fl |= u32::from(r.flag) << c;
-                    }
-                }
-                None => {
-                    while m != 0 {
-                        let c = m.trailing_zeros() as usize;
-                        m &= m - 1;
-                        let r =
-                            any_lane(d, [raw[0][c], raw[1][c], raw[2][c]], pm >> c & 1 == 1, rng);
-                        out[c] = r.bits;
-                        fl |= u32::from(r.flag) << c;
-                    }
-                }
+                Some(k) => channels(pass, |c| keep(c, k.lane(d, bits(c), pm >> c & 1 == 1, rng))),
+                None => channels(pass, |c| {
+                    keep(c, any_lane(d, bits(c), pm >> c & 1 == 1, rng))
+                }),
             }
             // Align16: the writemask limits what is written, the flag bits
             // included (Mesa's vec4 liveness counts a flag component as
