@@ -359,7 +359,7 @@ pub fn allocate_with(
     bugs: BugSet,
     spill_all: bool,
 ) -> Result<eu::Program, CompileError> {
-    crate::brw::cfg::Cfg::build(&p.insts).map_err(cf_invalid)?;
+    crate::brw::cfg::Cfg::of(&p.insts).map_err(cf_invalid)?;
     let reg_end = p.reg_end();
     let acc = crate::brw::ops::footprints(&p.insts);
     for (i, (inst, a)) in p.insts.iter().zip(acc.iter()).enumerate() {

@@ -598,7 +598,7 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
         return false;
     }
     let mixed = ctx.bool_cleanup == crate::passes::BoolCleanupMode::Mixed;
-    let Ok(cfg) = Cfg::build(&p.insts) else {
+    let Ok(cfg) = Cfg::of(&p.insts) else {
         return false;
     };
     let nregs = p.reg_end() as usize;

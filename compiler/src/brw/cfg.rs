@@ -17,6 +17,7 @@
 //!
 //! [`VProgram`]: crate::vir::VProgram
 
+use crate::insts::Insts;
 use eu::cf::{CfError, Skeleton};
 use eu::{Instruction, Opcode};
 use std::cell::RefCell;
@@ -46,6 +47,27 @@ type Built = Result<Rc<Cfg>, CfError>;
 thread_local! {
     /// The last CFG built on this thread, with the shape it was built for.
     static LAST: RefCell<Option<(Shape, Built)>> = const { RefCell::new(None) };
+    /// The last CFG asked for by list identity ([`Cfg::of`]), with it.
+    static LAST_LIST: RefCell<Option<(u64, Built)>> = const { RefCell::new(None) };
+}
+
+/// The CFG `last` keeps under `key`, or else `build`'s, then kept there.
+fn kept_or<K: PartialEq>(
+    last: &'static std::thread::LocalKey<RefCell<Option<(K, Built)>>>,
+    key: K,
+    build: impl FnOnce() -> Built,
+) -> Built {
+    let known = last.with(|l| {
+        l.borrow()
+            .as_ref()
+            .filter(|(k, _)| *k == key)
+            .map(|(_, c)| c.clone())
+    });
+    known.unwrap_or_else(|| {
+        let c = build();
+        last.with(|l| *l.borrow_mut() = Some((key, c.clone())));
+        c
+    })
 }
 
 /// One basic block: instructions `[start, end)`.
@@ -91,18 +113,16 @@ impl Cfg {
     /// UIPs); each thread keeps the last one built and hands it out again,
     /// and most passes do not move control flow.
     pub fn build(insts: &[Instruction]) -> Built {
-        let shape = Shape::of(insts);
-        if let Some(c) = LAST.with(|l| {
-            l.borrow()
-                .as_ref()
-                .filter(|(s, _)| *s == shape)
-                .map(|(_, c)| c.clone())
-        }) {
-            return c;
-        }
-        let c = Cfg::build_uncached(insts).map(Rc::new);
-        LAST.with(|l| *l.borrow_mut() = Some((shape, c.clone())));
-        c
+        kept_or(&LAST, Shape::of(insts), || {
+            Cfg::build_uncached(insts).map(Rc::new)
+        })
+    }
+
+    /// [`Cfg::build`] of a program's instruction list: the last answer on
+    /// this thread is handed out again for the same list ([`Insts::id`]:
+    /// equal identities mean equal lists) without looking at its shape.
+    pub fn of(insts: &Insts) -> Built {
+        kept_or(&LAST_LIST, insts.id(), || Cfg::build(insts))
     }
 
     /// [`Cfg::build`] without the thread's memory.
@@ -218,6 +238,24 @@ mod tests {
             .iter()
             .map(|b| (b.start, b.end, b.succs.clone()))
             .collect()
+    }
+
+    /// `Cfg::of` hands out the same CFG for the same list, and asks again
+    /// once the list changed.
+    #[test]
+    fn a_list_keeps_its_cfg_until_it_changes() {
+        let text = "mov(8) g2<1>UD 0x00000000UD\nL0:\nadd(8) g2<1>UD g2<8,8,1>UD 0x00000001UD\ncmp.l.f0.0(8) null<1>UD g2<8,8,1>UD 0x00000005UD\n(+f0.0) while(8) JIP: L0\nsend(8) null g0 end { align1 1Q EOT };";
+        let mut p = eu::parse_program(text).unwrap();
+        eu::resolve_control_flow(&mut p.insts).unwrap();
+        let mut list = Insts::from(p.insts);
+        let a = Cfg::of(&list).unwrap();
+        assert!(Rc::ptr_eq(&Cfg::of(&list).unwrap(), &a));
+        assert_eq!(*a, Cfg::build_uncached(&list).unwrap());
+        // The loop taken out: another list, another CFG.
+        list.remove(3);
+        let b = Cfg::of(&list).unwrap();
+        assert_eq!(*b, Cfg::build_uncached(&list).unwrap());
+        assert_eq!((a.loops.len(), b.loops.len()), (1, 0));
     }
 
     #[test]

@@ -799,7 +799,7 @@ fn fold(p: &mut VProgram, start: usize, j: usize, ctx: &PassCtx, m: &MachineConf
 
 /// Runs the pass; returns whether it changed the program.
 pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
-    let Ok(cfg) = Cfg::build(&p.insts) else {
+    let Ok(cfg) = Cfg::of(&p.insts) else {
         return false;
     };
     let machine = p.machine();

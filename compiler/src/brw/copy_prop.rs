@@ -433,7 +433,7 @@ fn overlaps_reads(i: &Instruction, fp: &[(u32, u32)]) -> bool {
 
 /// Runs the pass; returns whether it changed the program.
 pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
-    let Ok(cfg) = Cfg::build(&p.insts) else {
+    let Ok(cfg) = Cfg::of(&p.insts) else {
         return false;
     };
     let machine = p.machine();

@@ -228,7 +228,7 @@ impl Liveness {
 
     /// The analysis itself, given every instruction's footprint.
     fn analyse(p: &VProgram, acc: Footprints) -> Option<Liveness> {
-        let cfg = Cfg::build(&p.insts).ok()?;
+        let cfg = Cfg::of(&p.insts).ok()?;
         let nregs = p.reg_end() as usize;
         if acc.iter().any(|a| {
             a.reads.iter().any(|r| r.reg as usize >= nregs)

@@ -147,7 +147,7 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
     }
     // The scan stays in the test's block: a loop's first instruction starts
     // one, and what reaches it from before the loop reaches it only once.
-    let Ok(cfg) = Cfg::build(&p.insts) else {
+    let Ok(cfg) = Cfg::of(&p.insts) else {
         return false;
     };
     let mut changed = false;
