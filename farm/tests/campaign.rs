@@ -303,6 +303,10 @@ fn kill_minus_nine_then_resume_loses_and_repeats_nothing() {
             "--quiet",
             "--inject",
             BUG,
+            // Checkpoints far more often than the campaign takes, however
+            // fast it runs, so that it is killed part of the way through.
+            "--checkpoint-every",
+            "50ms",
             "--out",
             d.to_str().unwrap(),
         ])

@@ -65,6 +65,10 @@ pub struct Args {
     /// Continue the campaign in --out where it stopped.
     #[arg(long)]
     resume: bool,
+    /// How often to write checkpoint.json and stats.json while running,
+    /// e.g. 500ms, 10s (default 2s): what a killed campaign loses at most.
+    #[arg(long, value_parser = campaign::parse_duration)]
+    checkpoint_every: Option<std::time::Duration>,
     /// Generator config (JSON).
     #[arg(long)]
     config: Option<PathBuf>,
@@ -187,7 +191,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
         jobs,
         tty: std::io::stderr().is_terminal(),
         quiet: a.quiet,
-        checkpoint_every: RunLimits::CHECKPOINT_EVERY,
+        checkpoint_every: a.checkpoint_every.unwrap_or(RunLimits::CHECKPOINT_EVERY),
         driver: if a.targets.iter().any(Target::is_driver) {
             Some(DriverSetup {
                 exe: std::env::current_exe()?,
