@@ -186,3 +186,27 @@ pub(crate) fn replay<R: Clone>(
     ph.trace.replay();
     ph.result.clone()
 }
+
+/// A thread's one-entry memory: the last key asked about and its value.
+pub(crate) type Last<K, V> = RefCell<Option<(K, V)>>;
+
+/// The value a thread's one-entry memory `last` keeps under `key`, or else
+/// `make`'s, then kept there under `key` (the analyses that hand out their
+/// last answer again while asked about the same thing).
+pub(crate) fn last_or<K: PartialEq + 'static, V: Clone + 'static>(
+    last: &'static LocalKey<Last<K, V>>,
+    key: K,
+    make: impl FnOnce() -> V,
+) -> V {
+    let known = last.with(|l| {
+        l.borrow()
+            .as_ref()
+            .filter(|(k, _)| *k == key)
+            .map(|(_, v)| v.clone())
+    });
+    known.unwrap_or_else(|| {
+        let v = make();
+        last.with(|l| *l.borrow_mut() = Some((key, v.clone())));
+        v
+    })
+}

@@ -270,19 +270,10 @@ impl Earlier {
     /// often compare it with the same version before.
     pub fn between_lists(now: &Insts, before: &Insts) -> Rc<Earlier> {
         thread_local! {
-            static LAST: RefCell<Option<(u64, u64, Rc<Earlier>)>> = const { RefCell::new(None) };
+            static LAST: crate::memo::Last<(u64, u64), Rc<Earlier>> = const { RefCell::new(None) };
         }
-        let key = (now.id(), before.id());
-        LAST.with(|last| {
-            let mut last = last.borrow_mut();
-            match last.as_ref() {
-                Some((a, b, e)) if (*a, *b) == key => e.clone(),
-                _ => {
-                    let e = Rc::new(Earlier::between(now, before));
-                    *last = Some((key.0, key.1, e.clone()));
-                    e
-                }
-            }
+        crate::memo::last_or(&LAST, (now.id(), before.id()), || {
+            Rc::new(Earlier::between(now, before))
         })
     }
 

@@ -279,10 +279,11 @@ fn bools(p: &VProgram) -> Bools {
     }
     while let Some(i) = work.pop() {
         queued[i] = false;
+        // Queued only while a producer, and only this pop can drop it.
         let keeps = prod[i]
             .as_ref()
             .is_none_or(|(_, srcs)| srcs.iter().all(|s| b.read(s, p.insts[i].exec_size)));
-        if b.elems[i].is_none() || keeps {
+        if keeps {
             continue;
         }
         b.elems[i] = None;

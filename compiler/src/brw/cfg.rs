@@ -18,6 +18,7 @@
 //! [`VProgram`]: crate::vir::VProgram
 
 use crate::insts::Insts;
+use crate::memo::{last_or, Last};
 use eu::cf::{CfError, Skeleton};
 use eu::{Instruction, Opcode};
 use std::cell::RefCell;
@@ -46,28 +47,9 @@ type Built = Result<Rc<Cfg>, CfError>;
 
 thread_local! {
     /// The last CFG built on this thread, with the shape it was built for.
-    static LAST: RefCell<Option<(Shape, Built)>> = const { RefCell::new(None) };
+    static LAST: Last<Shape, Built> = const { RefCell::new(None) };
     /// The last CFG asked for by list identity ([`Cfg::of`]), with it.
-    static LAST_LIST: RefCell<Option<(u64, Built)>> = const { RefCell::new(None) };
-}
-
-/// The CFG `last` keeps under `key`, or else `build`'s, then kept there.
-fn kept_or<K: PartialEq>(
-    last: &'static std::thread::LocalKey<RefCell<Option<(K, Built)>>>,
-    key: K,
-    build: impl FnOnce() -> Built,
-) -> Built {
-    let known = last.with(|l| {
-        l.borrow()
-            .as_ref()
-            .filter(|(k, _)| *k == key)
-            .map(|(_, c)| c.clone())
-    });
-    known.unwrap_or_else(|| {
-        let c = build();
-        last.with(|l| *l.borrow_mut() = Some((key, c.clone())));
-        c
-    })
+    static LAST_LIST: Last<u64, Built> = const { RefCell::new(None) };
 }
 
 /// One basic block: instructions `[start, end)`.
@@ -113,7 +95,7 @@ impl Cfg {
     /// UIPs); each thread keeps the last one built and hands it out again,
     /// and most passes do not move control flow.
     pub fn build(insts: &[Instruction]) -> Built {
-        kept_or(&LAST, Shape::of(insts), || {
+        last_or(&LAST, Shape::of(insts), || {
             Cfg::build_uncached(insts).map(Rc::new)
         })
     }
@@ -122,7 +104,7 @@ impl Cfg {
     /// this thread is handed out again for the same list ([`Insts::id`]:
     /// equal identities mean equal lists) without looking at its shape.
     pub fn of(insts: &Insts) -> Built {
-        kept_or(&LAST_LIST, insts.id(), || Cfg::build(insts))
+        last_or(&LAST_LIST, insts.id(), || Cfg::build(insts))
     }
 
     /// [`Cfg::build`] without the thread's memory.
