@@ -338,6 +338,27 @@ impl Spiller {
         let mut new_index = Vec::with_capacity(old.len() + 1);
         for mut inst in old.iter().copied() {
             new_index.push(out.len() as u32);
+            // Most instructions touch no spilled vgrf: they stay as they
+            // are, without working out their operands' extents (asked as
+            // below: a source by its register, the destination by the
+            // register of its first byte).
+            let untouched = inst.msg.is_none()
+                && !inst.srcs.iter().any(|s| match s.kind {
+                    SrcKind::Grf { nr, .. } => scratch_of(nr).is_some(),
+                    _ => false,
+                })
+                && !(inst.op.has_dst()
+                    && match inst.dst.kind {
+                        DstKind::Grf { nr, sub } => {
+                            scratch_of((nr * GRF_BYTES + sub * inst.dst.ty.size()) / GRF_BYTES)
+                                .is_some()
+                        }
+                        _ => false,
+                    });
+            if untouched {
+                out.push(inst);
+                continue;
+            }
             let mut after = Vec::new();
             // Sources and message payloads read, one fill each.
             let exec = inst.exec_size;
