@@ -53,13 +53,16 @@ pub mod cov;
 mod avail;
 
 use self::avail::{Avail, Entry};
-use super::liveness::Liveness;
-use super::ops::{dst_offsets, inst_valid, overlaps, regions_for, shared_access, Footprint};
+use super::liveness::{LiveSet, Liveness};
+use super::ops::{
+    dst_offsets, footprints, inst_valid, overlaps, regions_for, shared_access, Footprint,
+};
 use crate::bugs::Bug;
 use crate::coverage::{hit, Point};
 use crate::passes::PassCtx;
 use crate::vir::VProgram;
 use eu::{DstKind, Instruction, Opcode, Src, SrcKind};
+use std::cell::OnceCell;
 
 fn candidate(i: &Instruction) -> bool {
     if !i.op.has_dst() || i.op == Opcode::Send || i.msg.is_some() {
@@ -262,32 +265,41 @@ fn copy_from(e: &Instruction, j: &Instruction, machine: &eu::MachineConfig) -> O
 
 /// Runs the pass; returns whether it changed the program.
 pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
-    let Some(live) = Liveness::compute(p) else {
+    let access = footprints(&p.insts);
+    let Some(cfg) = Liveness::cfg_if_computable(p, &access) else {
         return false;
+    };
+    // The live sets of the program as it was, computed only when a match
+    // asks whether its result is still read (most runs match nothing).
+    let before = p.clone();
+    let live = OnceCell::new();
+    let live_out = |b: usize| -> &LiveSet {
+        &live
+            .get_or_init(|| Liveness::compute(&before).expect("computable"))
+            .live_out[b]
     };
     let machine = p.machine();
     let mut changed = false;
     let mut counter = 0u32;
     // Room for every instruction of the longest block, so the entries are
     // never copied to grow.
-    let longest = live
-        .cfg
+    let longest = cfg
         .blocks
         .iter()
         .map(|b| b.end - b.start)
         .max()
         .unwrap_or(0);
     let mut avail = Avail::new(p.reg_end() as usize, longest);
-    for (b, blk) in live.cfg.blocks.iter().enumerate() {
+    for (b, blk) in cfg.blocks.iter().enumerate() {
         avail.clear();
         let mut ver = [0u32; 8];
         for j in blk.start..blk.end {
             let inst = p.insts[j];
             // Whether J was rewritten (its footprint is then another one).
             let mut rewritten = false;
-            // Footprints from the liveness pass: instructions at j and after
-            // are as they were when it ran.
-            let a = &live.access[j];
+            // Footprints of the program as it was: instructions at j and
+            // after are as they were then.
+            let a = &access[j];
             let flag_reads = a.flag_lane_reads | a.flag_raw_reads;
             if candidate(&inst) {
                 hit(if inst.dst.is_null() {
@@ -345,12 +357,12 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
                 if let Some(e) = neg_matched {
                     let still_live = inst.dst == e.inst.dst
                         || (j + 1..blk.end).any(|k| {
-                            live.access[k]
+                            access[k]
                                 .reads
                                 .iter()
                                 .any(|r| overlaps(&[(r.reg, r.mask)], &e.writes))
                         })
-                        || live.live_out[b].any_live(&e.writes);
+                        || live_out(b).any_live(&e.writes);
                     if still_live {
                         if let Some(m) = negated_copy_from(&e.inst, &inst, &machine) {
                             hit(cov::MERGE_NEGATED_MUL);
@@ -367,15 +379,17 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
                     }
                 }
                 if let Some(e) = matched {
-                    let still_live = (j + 1..blk.end).any(|k| {
-                        live.access[k]
-                            .reads
-                            .iter()
-                            .any(|r| overlaps(&[(r.reg, r.mask)], &e.writes))
-                    }) || live.live_out[b].any_live(&e.writes);
+                    let still_live = || {
+                        (j + 1..blk.end).any(|k| {
+                            access[k]
+                                .reads
+                                .iter()
+                                .any(|r| overlaps(&[(r.reg, r.mask)], &e.writes))
+                        }) || live_out(b).any_live(&e.writes)
+                    };
                     let replacement = if inst.dst == e.inst.dst || inst.dst.is_null() {
                         Some(None)
-                    } else if !still_live {
+                    } else if !still_live() {
                         hit(cov::REFUSE_DEAD);
                         None
                     } else {
@@ -416,7 +430,7 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
             let cur = p.insts[j];
             let fresh;
             let a = if !rewritten {
-                &live.access[j]
+                &access[j]
             } else {
                 fresh = shared_access(&cur);
                 &fresh

@@ -226,16 +226,25 @@ impl Liveness {
         Some(live)
     }
 
-    /// The analysis itself, given every instruction's footprint.
-    fn analyse(p: &VProgram, acc: Footprints) -> Option<Liveness> {
+    /// The CFG the analysis of `p` would run on, given every instruction's
+    /// footprint; None exactly when [`Liveness::compute`] is (malformed
+    /// control flow, or an operand past the last vgrf). A pass that needs
+    /// the live sets only now and then asks this first and computes them
+    /// when it needs them.
+    pub fn cfg_if_computable(p: &VProgram, acc: &Footprints) -> Option<Rc<Cfg>> {
         let cfg = Cfg::of(&p.insts).ok()?;
         let nregs = p.reg_end() as usize;
-        if acc.iter().any(|a| {
+        let outside = acc.iter().any(|a| {
             a.reads.iter().any(|r| r.reg as usize >= nregs)
                 || a.writes.iter().any(|w| w.0 as usize >= nregs)
-        }) {
-            return None;
-        }
+        });
+        (!outside).then_some(cfg)
+    }
+
+    /// The analysis itself, given every instruction's footprint.
+    fn analyse(p: &VProgram, acc: Footprints) -> Option<Liveness> {
+        let cfg = Liveness::cfg_if_computable(p, &acc)?;
+        let nregs = p.reg_end() as usize;
         let nb = cfg.blocks.len();
         let mut live_in = vec![LiveSet::new(nregs); nb];
         let mut live_out = vec![LiveSet::new(nregs); nb];
