@@ -48,6 +48,12 @@ pub(crate) struct Machine<'a> {
     rng: SplitMix,
     /// An ALU pass's source bits, per source and channel.
     raw: [[u64; 32]; 3],
+    /// The sources of `raw` that may hold anything but zeros (the ones
+    /// before it): an instruction with fewer sources empties only those.
+    raw_used: usize,
+    /// An ALU pass's results, per channel (only the pass's channels are
+    /// written and read).
+    out: [u64; 32],
     simd: u32,
     op_index: Vec<usize>,
     pub(crate) issued: u64,
@@ -128,6 +134,8 @@ impl<'a> Machine<'a> {
             loops: Vec::with_capacity(dec.max_depth + 1),
             rng: SplitMix(0),
             raw: [[0; 32]; 3],
+            raw_used: 0,
+            out: [0; 32],
             simd: abi::channels(disp.simd),
             op_index: dec.insts.iter().map(|d| d.op.index()).collect(),
             issued: 0,
@@ -361,13 +369,15 @@ impl<'a> Machine<'a> {
         // a later pass reads what an earlier one wrote. Within a pass every
         // channel reads before any writes.
         let pw = d.pass_width;
-        let mut out = [0u64; 32];
         // Sources an instruction does not have read as 0 (the room of the
         // ones it has is written before it is read).
         let nsrc = d.srcs.len().min(3);
-        for r in &mut self.raw[nsrc..] {
-            *r = [0; 32];
+        if self.raw_used > nsrc {
+            for r in &mut self.raw[nsrc..self.raw_used] {
+                *r = [0; 32];
+            }
         }
+        self.raw_used = nsrc;
         let mut first = 0;
         while first < d.exec {
             let pass = en & (ones(pw) << first);
@@ -376,6 +386,7 @@ impl<'a> Machine<'a> {
             }
             let rng = &mut self.rng;
             let raw = &self.raw;
+            let out = &mut self.out;
             let mut keep = |c: usize, r: LaneOut| {
                 out[c] = r.bits;
                 fl |= u32::from(r.flag) << c;
@@ -391,7 +402,7 @@ impl<'a> Machine<'a> {
             // Align16: the writemask limits what is written, the flag bits
             // included (Mesa's vec4 liveness counts a flag component as
             // written only under the writemask).
-            self.write_dst(d, pass & d.wmask, &out);
+            self.write_dst(d, pass & d.wmask);
             first += pw;
         }
         if d.writes_flag {
@@ -403,7 +414,8 @@ impl<'a> Machine<'a> {
     }
 
     /// Writes the destination of the channels in `chans`.
-    fn write_dst(&mut self, d: &DInst, chans: u32, out: &[u64; 32]) {
+    fn write_dst(&mut self, d: &DInst, chans: u32) {
+        let out = &self.out;
         let size = d.dst.ty.size();
         let off = &d.dst.off;
         match d.dst.file {
