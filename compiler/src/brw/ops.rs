@@ -514,8 +514,11 @@ thread_local! {
 /// call on this thread when the list is the same (known from its identity,
 /// [`Insts::id`], or else compared), and otherwise those of the
 /// instructions found in that list ([`Earlier`]) taken from there, the
-/// others from [`shared_access`]. The passes run one after another on one
-/// program, each changing a few instructions, and most runs change none.
+/// others computed. The passes run one after another on one program, each
+/// changing a few instructions, and most runs change none. (Not through
+/// [`shared_access`]'s table: four in five of a list's new instructions
+/// were new to the thread too, and looking them up cost more than the
+/// fifth saved.)
 pub fn footprints(insts: &Insts) -> Footprints {
     LAST_FOOTPRINTS.with(|last| {
         let mut last = last.borrow_mut();
@@ -533,12 +536,12 @@ pub fn footprints(insts: &Insts) -> Footprints {
                         .enumerate()
                         .map(|(k, i)| match earlier.index(k) {
                             Some(e) => acc[e].clone(),
-                            None => shared_access(i),
+                            None => Rc::new(access(i)),
                         })
                         .collect()
                 }
             }
-            None => insts.iter().map(shared_access).collect(),
+            None => insts.iter().map(|i| Rc::new(access(i))).collect(),
         };
         *last = Some((insts.clone(), acc.clone()));
         acc
