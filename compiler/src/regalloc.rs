@@ -52,16 +52,22 @@ pub fn intervals(p: &VProgram, live: &Liveness, bugs: BugSet) -> Vec<Option<(usi
     let touch = |iv: &mut Vec<Option<(usize, usize)>>, v: usize, i: usize| {
         iv[v] = Some(iv[v].map_or((i, i), |(lo, hi)| (lo.min(i), hi.max(i))));
     };
-    // The hull of the instructions writing or reading each vgrf.
+    // The hull of the instructions writing or reading each vgrf: as the
+    // instructions come in order, the first touch is the low end and the
+    // last the high end.
     let owners = p.vgrf_owners();
     for (i, a) in live.access.iter().enumerate() {
-        let regs = a
-            .writes
-            .iter()
-            .map(|w| w.0)
-            .chain(a.reads.iter().map(|r| r.reg));
-        for v in regs.filter_map(|r| owners.of(r)) {
-            touch(&mut iv, v, i);
+        let mut at = |r: u32| {
+            if let Some(v) = owners.of(r) {
+                let slot = &mut iv[v];
+                *slot = Some(slot.map_or((i, i), |(lo, _)| (lo, i)));
+            }
+        };
+        for w in &a.writes {
+            at(w.0);
+        }
+        for r in &a.reads {
+            at(r.reg);
         }
     }
     let defined = |d: &[bool], v: usize| {
