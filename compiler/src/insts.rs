@@ -12,6 +12,15 @@
 //! (a clone keeps its original's identity until either changes), and a
 //! cache keyed by the identity is never stale. Lists with different
 //! identities may still be equal; such a cache then merely misses.
+//!
+//! A list also knows where it came from when only *tracked* edits made it
+//! (an [`Origin`]): replacing instruction `k` through indexing
+//! (`insts[k] = i`, `&mut insts[k]`) or rebuilding the list from a map of
+//! what stayed ([`Insts::rebuild`], which compaction and spilling use).
+//! The analyses then learn which instructions of an earlier version are
+//! still there from the edits themselves, without comparing the two lists
+//! ([`crate::vir::Earlier::between_lists`]). Any other change (through the
+//! `Vec`) forgets the origin.
 
 use eu::Instruction;
 use std::ops::{Deref, DerefMut};
@@ -31,6 +40,23 @@ pub struct Insts {
     list: Rc<Vec<Instruction>>,
     /// This list's identity, 0 until someone asks for it after a change.
     id: AtomicU64,
+    /// The version tracked edits made this one from, if only they did.
+    origin: Option<Rc<Origin>>,
+}
+
+/// Where a list came from by tracked edits alone (see the module docs).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Origin {
+    /// The identity of the version the edits started from.
+    pub from: u64,
+    /// Per instruction, its index in that version when it is that
+    /// instruction unchanged, or [`Origin::NEW`] (replaced or inserted).
+    pub found: Vec<u32>,
+}
+
+impl Origin {
+    /// An instruction that is not one of the earlier version's.
+    pub const NEW: u32 = u32::MAX;
 }
 
 impl Insts {
@@ -49,27 +75,97 @@ impl Insts {
     }
 }
 
+impl Insts {
+    /// How this list came from an earlier version, when tracked edits alone
+    /// made it.
+    pub fn origin(&self) -> Option<&Origin> {
+        self.origin.as_deref()
+    }
+
+    /// Starts a tracked edit: the list is about to change. Returns the
+    /// per-instruction map of the origin to update, when there is one: a
+    /// version someone knows by its identity is the origin of the edits
+    /// that start from it; a version made by tracked edits that no one
+    /// has asked about goes on from its own origin; any other has none.
+    fn edit(&mut self) -> Option<&mut Vec<u32>> {
+        let id = std::mem::take(self.id.get_mut());
+        if id != 0 {
+            let found = (0..self.list.len() as u32).collect();
+            self.origin = Some(Rc::new(Origin { from: id, found }));
+        }
+        self.origin.as_mut().map(|o| &mut Rc::make_mut(o).found)
+    }
+
+    /// Replaces the list with `list`, whose instruction `k` is this list's
+    /// instruction `from[k]` unchanged, or [`Origin::NEW`]: a tracked edit.
+    pub fn rebuild(&mut self, list: Vec<Instruction>, from: &[u32]) {
+        debug_assert!(
+            from.len() == list.len()
+                && from
+                    .iter()
+                    .zip(&list)
+                    .all(|(&e, i)| { e == Origin::NEW || self.list.get(e as usize) == Some(i) }),
+            "a rebuilt list's map names instructions that stayed as they were"
+        );
+        if let Some(found) = self.edit() {
+            let composed = from
+                .iter()
+                .map(|&e| match e {
+                    Origin::NEW => Origin::NEW,
+                    e => found[e as usize],
+                })
+                .collect();
+            *found = composed;
+        }
+        self.list = Rc::new(list);
+    }
+}
+
 impl From<Vec<Instruction>> for Insts {
     fn from(list: Vec<Instruction>) -> Insts {
         Insts {
             list: Rc::new(list),
             id: AtomicU64::new(0),
+            origin: None,
         }
     }
 }
 
 impl Clone for Insts {
-    /// The same instructions under the same identity.
+    /// The same instructions under the same identity (given now if the
+    /// list had none: a clone is kept as an earlier version, which edits
+    /// to the original are then tracked from) and origin.
     fn clone(&self) -> Insts {
         Insts {
             list: self.list.clone(),
-            id: AtomicU64::new(self.id.load(Ordering::Relaxed)),
+            id: AtomicU64::new(self.id()),
+            origin: self.origin.clone(),
         }
     }
 
     fn clone_from(&mut self, o: &Insts) {
         self.list = o.list.clone();
-        *self.id.get_mut() = o.id.load(Ordering::Relaxed);
+        *self.id.get_mut() = o.id();
+        self.origin.clone_from(&o.origin);
+    }
+}
+
+impl<I: std::slice::SliceIndex<[Instruction]>> std::ops::Index<I> for Insts {
+    type Output = I::Output;
+
+    fn index(&self, k: I) -> &I::Output {
+        &self.list[k]
+    }
+}
+
+impl std::ops::IndexMut<usize> for Insts {
+    /// Instruction `k`, to change: a tracked edit (the instruction counts
+    /// as replaced).
+    fn index_mut(&mut self, k: usize) -> &mut Instruction {
+        if let Some(found) = self.edit() {
+            found[k] = Origin::NEW;
+        }
+        &mut Rc::make_mut(&mut self.list)[k]
     }
 }
 
@@ -94,9 +190,10 @@ impl Deref for Insts {
 }
 
 impl DerefMut for Insts {
-    /// The list, to change: it loses its identity.
+    /// The list, to change in any way: it loses its identity and origin.
     fn deref_mut(&mut self) -> &mut Vec<Instruction> {
         *self.id.get_mut() = 0;
+        self.origin = None;
         Rc::make_mut(&mut self.list)
     }
 }
@@ -154,6 +251,38 @@ mod tests {
         // The clone was not changed and still has the first identity.
         assert_eq!(b.id(), first);
         assert_eq!(b.len(), 2);
+    }
+
+    const THREE: &str =
+        "mov(8) g2<1>UD g3<8,8,1>UD\nmov(8) g4<1>UD g2<8,8,1>UD\nmov(8) g5<1>UD g4<8,8,1>UD";
+
+    #[test]
+    fn indexed_edits_and_rebuilds_are_tracked_from_the_version_last_known() {
+        let mut a = Insts::from(list(THREE));
+        // A version no one knows by its identity is no origin.
+        a[0].exec_size = 16;
+        assert!(a.origin().is_none());
+        let known = a.id();
+        let n = Origin::NEW;
+        a[1].exec_size = 16;
+        let o = a.origin().unwrap().clone();
+        assert_eq!((o.from, &o.found[..]), (known, &[0, n, 2][..]));
+        // Further edits before anyone asks go on from the same origin; a
+        // rebuild dropping the first instruction composes with it.
+        a[2].exec_size = 16;
+        let kept = a[1..].to_vec();
+        a.rebuild(kept, &[1, 2]);
+        let o = a.origin().unwrap();
+        assert_eq!((o.from, &o.found[..]), (known, &[n, n][..]));
+        // Once this version is known, edits start from it.
+        let second = a.id();
+        let first_again = list(THREE)[0];
+        a.rebuild(vec![first_again, a[0], a[1]], &[n, 0, 1]);
+        let o = a.origin().unwrap();
+        assert_eq!((o.from, &o.found[..]), (second, &[n, 0, 1][..]));
+        // A change through the Vec forgets it.
+        a.push(first_again);
+        assert!(a.origin().is_none());
     }
 
     #[test]

@@ -38,6 +38,7 @@
 
 use crate::bugs::{Bug, BugSet};
 use crate::coverage::hit;
+use crate::insts::Origin;
 use crate::regalloc::cov;
 use crate::vir::{regs_of, VProgram, GRF_BYTES};
 use eu::{Dst, DstKind, Instruction, Message, MsgOperands, Opcode, RegType, Region, Src, SrcKind};
@@ -330,13 +331,16 @@ impl Spiller {
             (nr < first + size).then(|| slot + (nr - first) * GRF_BYTES)
         };
         let simd = p.simd;
-        let old = std::mem::take(&mut p.insts);
+        let old = p.insts.clone();
         let mut out = setup;
+        // Per instruction of `out`, its index in `old` when it is that
+        // instruction unchanged (a tracked rebuild: [`crate::insts`]).
+        let mut from: Vec<u32> = Vec::with_capacity(old.len() * 3 / 2);
         // Room for the program and a fill or spill next to every other
         // instruction, so the list seldom grows by copying.
         out.reserve(old.len() * 3 / 2);
         let mut new_index = Vec::with_capacity(old.len() + 1);
-        for mut inst in old.iter().copied() {
+        for (k, mut inst) in old.iter().copied().enumerate() {
             new_index.push(out.len() as u32);
             // Most instructions touch no spilled vgrf: they stay as they
             // are, without working out their operands' extents (asked as
@@ -356,6 +360,8 @@ impl Spiller {
                         _ => false,
                     });
             if untouched {
+                from.resize(out.len(), Origin::NEW);
+                from.push(k as u32);
                 out.push(inst);
                 continue;
             }
@@ -383,6 +389,7 @@ impl Spiller {
                     .filter(|(_, o)| !o.written && scratch_of(o.reg).is_some())
                     .map(|(k, o)| (Operand::Msg(k), o.reg, o.regs)),
             );
+            let mut renamed = !reads.is_empty();
             for (operand, first, count) in reads {
                 let temp = p.alloc(count * GRF_BYTES);
                 operand.rename(&mut inst, first, temp);
@@ -420,6 +427,7 @@ impl Spiller {
                     .map(|o| (o.reg, o.regs, pb, 1))
             };
             let written = written.filter(|w| scratch_of(w.0).is_some());
+            renamed |= written.is_some();
             if let Some((first, count, elem, stride)) = written {
                 let temp = p.alloc(count * GRF_BYTES);
                 rename_written(&mut inst, first, temp);
@@ -460,9 +468,12 @@ impl Spiller {
                 }
                 blocks(&mut after, true);
             }
+            from.resize(out.len(), Origin::NEW);
+            from.push(if renamed { Origin::NEW } else { k as u32 });
             out.push(inst);
             out.append(&mut after);
         }
+        from.resize(out.len(), Origin::NEW);
         new_index.push(out.len() as u32);
         for inst in &mut out {
             if inst.op == Opcode::While {
@@ -473,7 +484,13 @@ impl Spiller {
             }
         }
         eu::resolve_control_flow(&mut out)?;
-        p.insts = out.into();
+        // Jumps that moved make their instructions new ones.
+        for (e, inst) in from.iter_mut().zip(&out) {
+            if *e != Origin::NEW && inst.op.is_cf() && *inst != old[*e as usize] {
+                *e = Origin::NEW;
+            }
+        }
+        p.insts.rebuild(out, &from);
         Ok(())
     }
 }
@@ -572,6 +589,7 @@ mod tests {
     #[test]
     fn spilling_rewrites_every_read_and_write_as_brw_does() {
         let mut p = halves();
+        let before = p.insts.clone();
         let mut sp = Spiller::default();
         sp.spill(&mut p, &[2], BugSet::NONE).unwrap();
         // By the module's rules: the header g9 (the first new vgrf) starts
@@ -598,6 +616,12 @@ send(16) g14 g9 ld.scratch { align1 WE_all 1H };\n\
 send(16) null g3 g14 st.b32 { align1 1H EOT };\n";
         assert_eq!(p.text_compact(), want);
         assert_eq!(sp.scratch_bytes, 64);
+        // The list knows which of its instructions are the old ones: the
+        // SHL and the load, the only two that do not touch y (g7-g8).
+        let origin = p.insts.origin().expect("a tracked rebuild");
+        assert_eq!(origin.from, before.id());
+        let n = Origin::NEW;
+        assert_eq!(origin.found, [n, 0, 1, n, n, n, n, n, n, n, n, n, n, n]);
         // Lane j < 8 stores x_j + 1, lane 8 + j stores x_j + 3.
         let input = |k: u32| 100 + 10 * k as u64;
         let got = outputs(&p, 16, &input, 0);

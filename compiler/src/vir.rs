@@ -9,7 +9,7 @@
 //! is how every EU pass can be checked on its own. Register allocation maps
 //! each vgrf onto the 128 physical GRFs.
 
-use crate::insts::Insts;
+use crate::insts::{Insts, Origin};
 use eu::{Dst, DstKind, Instruction, MachineConfig, Opcode, Program, Src, SrcKind};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -165,27 +165,51 @@ impl VProgram {
             }
         }
         new_index[n] = k;
-        if k as usize == n {
-            // Nothing to remove: no index moves.
-            return eu::resolve_control_flow(&mut self.insts);
+        if k as usize != n {
+            let mut kept = Vec::with_capacity(k as usize);
+            // Per kept instruction, its index before (`Origin::NEW` when a
+            // jump in it moved).
+            let mut from = Vec::with_capacity(k as usize);
+            for (i, inst) in self.insts.iter().enumerate() {
+                if inst.op == Opcode::Nop {
+                    continue;
+                }
+                let mut inst = *inst;
+                let mut moved = false;
+                if inst.op == Opcode::While {
+                    inst.jip = inst.jip.map(|j| new_index[j as usize]);
+                    moved = inst.jip != self.insts[i].jip;
+                }
+                if inst.op == Opcode::Halt {
+                    inst.uip = inst.uip.map(|j| new_index[j as usize]);
+                    moved = inst.uip != self.insts[i].uip;
+                }
+                from.push(if moved { Origin::NEW } else { i as u32 });
+                kept.push(inst);
+            }
+            self.insts.rebuild(kept, &from);
         }
-        let mut kept = Vec::with_capacity(k as usize);
-        for inst in self.insts.iter() {
-            if inst.op == Opcode::Nop {
-                continue;
-            }
-            let mut inst = *inst;
-            if inst.op == Opcode::While {
-                inst.jip = inst.jip.map(|j| new_index[j as usize]);
-            }
-            if inst.op == Opcode::Halt {
-                inst.uip = inst.uip.map(|j| new_index[j as usize]);
-            }
-            kept.push(inst);
-        }
-        self.insts = kept.into();
-        eu::resolve_control_flow(&mut self.insts)
+        resolve_tracked(&mut self.insts)
     }
+}
+
+/// [`eu::resolve_control_flow`] as tracked edits: only the control-flow
+/// instructions whose targets change are replaced.
+pub fn resolve_tracked(insts: &mut Insts) -> Result<(), eu::cf::CfError> {
+    if !eu::cf::has_control_flow(insts) {
+        return Ok(());
+    }
+    let info = eu::cf::analyze(insts)?;
+    for k in 0..insts.len() {
+        let i = &insts[k];
+        let (jip, uip) = (info.jip[k], info.uip[k]);
+        if i.op.is_cf() && (i.jip, i.uip) != (jip, uip) {
+            let i = &mut insts[k];
+            i.jip = jip;
+            i.uip = uip;
+        }
+    }
+    Ok(())
 }
 
 /// The vgrf owning each register of a program ([`VProgram::vgrf_owners`]).
@@ -273,8 +297,30 @@ impl Earlier {
             static LAST: crate::memo::Last<(u64, u64), Rc<Earlier>> = const { RefCell::new(None) };
         }
         crate::memo::last_or(&LAST, (now.id(), before.id()), || {
-            Rc::new(Earlier::between(now, before))
+            Rc::new(match now.origin() {
+                // Tracked edits made `now` from `before`: they tell.
+                Some(o) if o.from == before.id() => Earlier::of_origin(o, now, before),
+                _ => Earlier::between(now, before),
+            })
         })
+    }
+
+    /// What an origin says of the version it started from.
+    fn of_origin(o: &Origin, now: &[Instruction], before: &[Instruction]) -> Earlier {
+        debug_assert!(
+            o.found.len() == now.len()
+                && o.found
+                    .iter()
+                    .zip(now)
+                    .all(|(&e, i)| { e == Origin::NEW || before.get(e as usize) == Some(i) }),
+            "an origin names the instructions that stayed"
+        );
+        let same =
+            now.len() == before.len() && o.found.iter().enumerate().all(|(k, &e)| e == k as u32);
+        Earlier {
+            found: if same { Vec::new() } else { o.found.clone() },
+            same,
+        }
     }
 
     /// Whether the two programs are the same.
@@ -333,6 +379,28 @@ pub fn regs_of(bytes: (u32, u32)) -> (u32, u32) {
 mod tests {
     use super::*;
     use eu::{RegType, Region};
+
+    #[test]
+    fn an_origin_tells_which_instructions_stayed_without_comparing() {
+        let text = "mov(8) g2<1>UD g3<8,8,1>UD\nnop\nmov(8) g5<1>UD g2<8,8,1>UD\nmov(8) g6<1>UD g5<8,8,1>UD";
+        let mut p = eu::parse_program(text).unwrap();
+        let before = Insts::from(p.insts.clone());
+        let mut now = before.clone();
+        // Instruction 3 rewritten to itself: comparing finds it, the
+        // edits say it is new; the NOP goes.
+        let last = *now.last().unwrap();
+        now[3] = last;
+        let mut v = VProgram::new(8, 1, 1, 0);
+        v.insts = now;
+        v.compact().unwrap();
+        let e = Earlier::between_lists(&v.insts, &before);
+        let found: Vec<Option<usize>> = (0..v.insts.len()).map(|k| e.index(k)).collect();
+        assert_eq!(found, [Some(0), Some(2), None]);
+        p.insts.remove(1);
+        let compared = Earlier::between(&p.insts, &before);
+        let found: Vec<Option<usize>> = (0..3).map(|k| compared.index(k)).collect();
+        assert_eq!(found, [Some(0), Some(2), Some(3)]);
+    }
 
     #[test]
     fn earlier_instructions_are_found_around_edits() {

@@ -52,12 +52,15 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
     let mut changed = false;
     for b in 0..live.cfg.blocks.len() {
         live.walk_back(b, |i, after| {
-            // Edited on a copy, written back once the program changed: a
-            // program left unchanged keeps its identity ([`crate::insts`]).
+            // Edited on a copy, written back only when it changed: a
+            // program left unchanged keeps its identity, and one changed
+            // knows which instructions did ([`crate::insts`]).
             let mut copy = p.insts[i];
-            let fp = visit(&mut copy, &live.access[i], after, ctx, &mut changed);
-            if changed {
+            let mut this = false;
+            let fp = visit(&mut copy, &live.access[i], after, ctx, &mut this);
+            if this {
                 p.insts[i] = copy;
+                changed = true;
             }
             fp
         });
