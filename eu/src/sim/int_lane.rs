@@ -8,6 +8,12 @@
 //! what its operand types are: `lane` sends an instruction here when
 //! decoding found it [`IntInst::of`] one, and a test holds the two to the
 //! same results on every such instruction shape.
+//!
+//! Most of those channels need not even the exact values: when every
+//! operand has one width and there are no source modifiers, saturation or
+//! conditional modifier, the result is the raw bits' wrapping operation
+//! at that width (a [`Kernel`]), and another test holds each kernel to the
+//! general lane at every width and signedness.
 
 use super::decode::DInst;
 use super::lane::LaneOut;
@@ -98,6 +104,58 @@ impl IntSrc {
 pub(crate) struct IntInst {
     srcs: [IntSrc; 3],
     dst: IntTy,
+    /// The shortcut its channels take, if one applies.
+    kernel: Kernel,
+}
+
+/// An integer instruction whose sources and destination are all of one
+/// width, without source modifiers, saturation or a conditional modifier:
+/// its result is the raw bits' wrapping operation at that width, whatever
+/// the signedness (what [`IntInst::lane`] works out exactly, without the
+/// exact values; a test holds the two to the same bits).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kernel {
+    /// None applies: every channel through [`IntInst::lane`].
+    General,
+    Mov,
+    /// A predicated SEL: the source the channel's predicate picks.
+    SelPred,
+    Not,
+    And,
+    Or,
+    Xor,
+    Add,
+    Shl,
+    Shr,
+    Asr,
+}
+
+impl Kernel {
+    /// The kernel of `d`, an integer instruction with `n` sources.
+    fn of(d: &DInst, n: usize) -> Kernel {
+        let size = d.dst.ty.size();
+        let plain = !d.sat
+            && d.cmod.is_none()
+            && d.srcs[..n]
+                .iter()
+                .all(|s| s.ty.size() == size && !s.neg && !s.abs);
+        if !plain {
+            return Kernel::General;
+        }
+        match d.op {
+            Opcode::Mov => Kernel::Mov,
+            Opcode::Sel if d.pred.is_some() => Kernel::SelPred,
+            Opcode::Not => Kernel::Not,
+            Opcode::And => Kernel::And,
+            Opcode::Or => Kernel::Or,
+            Opcode::Xor => Kernel::Xor,
+            Opcode::Add => Kernel::Add,
+            Opcode::Shl => Kernel::Shl,
+            Opcode::Shr => Kernel::Shr,
+            Opcode::Asr => Kernel::Asr,
+            _ => Kernel::General,
+        }
+    }
 }
 
 impl IntInst {
@@ -145,7 +203,55 @@ impl IntInst {
         Some(IntInst {
             srcs,
             dst: IntTy::of(d.dst.ty),
+            kernel: Kernel::of(d, n),
         })
+    }
+
+    /// Runs the channels of `pass` (sources in `raw`, the predicate in `pm`),
+    /// their results into `out`; returns their flag bits.
+    #[inline(always)]
+    pub(crate) fn run_pass(
+        &self,
+        d: &DInst,
+        raw: &[[u64; 32]; 3],
+        pass: u32,
+        pm: u32,
+        rng: &mut SplitMix,
+        out: &mut [u64; 32],
+    ) -> u32 {
+        let mut flags = 0;
+        let m = self.dst.mask;
+        let [a, b, _] = raw;
+        // The shift count's bits (`lane`: 63 when src0 or the destination
+        // is 64-bit, else 31; all widths are one here).
+        let cnt = |c: usize| (b[c] & if self.dst.sh == 64 { 63 } else { 31 }) as u32;
+        use super::thread::channels as each;
+        match self.kernel {
+            Kernel::General => each(pass, |c| {
+                let r = self.lane(d, [a[c], b[c], raw[2][c]], pm >> c & 1 == 1, rng);
+                out[c] = r.bits;
+                flags |= u32::from(r.flag) << c;
+            }),
+            Kernel::Mov => each(pass, |c| out[c] = a[c] & m),
+            Kernel::SelPred => each(pass, |c| {
+                out[c] = if pm >> c & 1 == 1 { a[c] } else { b[c] } & m;
+            }),
+            Kernel::Not => each(pass, |c| out[c] = !a[c] & m),
+            Kernel::And => each(pass, |c| out[c] = a[c] & b[c] & m),
+            Kernel::Or => each(pass, |c| out[c] = (a[c] | b[c]) & m),
+            Kernel::Xor => each(pass, |c| out[c] = (a[c] ^ b[c]) & m),
+            Kernel::Add => each(pass, |c| out[c] = a[c].wrapping_add(b[c]) & m),
+            Kernel::Shl => each(pass, |c| out[c] = a[c].wrapping_shl(cnt(c)) & m),
+            Kernel::Shr => each(pass, |c| out[c] = (a[c] & m) >> cnt(c)),
+            Kernel::Asr => {
+                // The shift that sign-extends from the width in 64 bits.
+                let sh = self.dst.sh - 64;
+                each(pass, |c| {
+                    out[c] = (((a[c] << sh) as i64 >> sh) >> cnt(c)) as u64 & m
+                })
+            }
+        }
+        flags
     }
 
     /// Converts to the destination and evaluates a flag-writing cmod
@@ -300,6 +406,7 @@ mod tests {
     fn every_integer_instruction_shape_runs_as_the_general_lane_does() {
         let mut rng = SplitMix(7);
         let (mut shapes, mut channels) = (0, 0);
+        let mut kernels = std::collections::BTreeMap::new();
         for _ in 0..40_000 {
             let op = OPS[rng.next() as usize % OPS.len()];
             let ty = |rng: &mut SplitMix| INT_TYPES[rng.next() as usize % INT_TYPES.len()];
@@ -342,6 +449,23 @@ mod tests {
                     "{what}"
                 );
                 assert_eq!(r1.0, r2.0, "garbage drawn alike: {what}");
+                // The pass as the machine runs it (through the kernel), in
+                // channel 5 (alone: garbage is drawn channel by channel).
+                let mut lanes = [[0u64; 32]; 3];
+                for (l, &r) in lanes.iter_mut().zip(&raw) {
+                    l[5] = r;
+                }
+                let pm = if sel_pred { 1 << 5 } else { 0 };
+                let mut out = [0u64; 32];
+                let mut r3 = SplitMix(seed);
+                let flags = k.run_pass(&d, &lanes, 1 << 5, pm, &mut r3, &mut out);
+                assert_eq!(
+                    (out[5], flags >> 5 & 1 == 1),
+                    (general.bits, general.flag),
+                    "{what} as a pass ({:?})",
+                    k.kernel
+                );
+                *kernels.entry(format!("{:?}", k.kernel)).or_insert(0) += 1;
                 channels += 1;
             }
         }
@@ -349,6 +473,66 @@ mod tests {
         // integer form here.
         assert!(shapes > 30_000, "{shapes} integer shapes");
         assert_eq!(channels, 8 * shapes);
+        // Kernels ran too (shapes of one width without modifiers are
+        // rare here; the next test goes through each of them).
+        assert!(kernels.len() > 5, "{kernels:?}");
+    }
+
+    #[test]
+    fn every_kernel_gives_the_general_lane_s_bits_at_every_width_and_signedness() {
+        let kernels = [
+            (Opcode::Mov, Kernel::Mov),
+            (Opcode::Sel, Kernel::SelPred),
+            (Opcode::Not, Kernel::Not),
+            (Opcode::And, Kernel::And),
+            (Opcode::Or, Kernel::Or),
+            (Opcode::Xor, Kernel::Xor),
+            (Opcode::Add, Kernel::Add),
+            (Opcode::Shl, Kernel::Shl),
+            (Opcode::Shr, Kernel::Shr),
+            (Opcode::Asr, Kernel::Asr),
+        ];
+        let mut rng = SplitMix(11);
+        let mut checked = 0;
+        for (op, kernel) in kernels {
+            // Each width, with each operand's signedness drawn.
+            for width in [0, 2, 4, 6] {
+                for _ in 0..50 {
+                    let ty = |rng: &mut SplitMix| INT_TYPES[width + (rng.next() % 2) as usize];
+                    let srcs: Vec<Src> = (0..op.num_srcs())
+                        .map(|k| Src::grf(10 + k as u32, 0, ty(&mut rng), Region::new(8, 8, 1)))
+                        .collect();
+                    let mut i = Instruction::alu(op, 8, Dst::grf(2, 0, ty(&mut rng), 1), &srcs);
+                    if op == Opcode::Sel {
+                        i.pred = Some(Predicate::NORMAL);
+                    }
+                    let d = decode_inst(&i, &MachineConfig::GFX11);
+                    let k = d.int.as_ref().expect("an integer form");
+                    assert_eq!(k.kernel, kernel, "{}", crate::print_instruction(&i));
+                    for c in 0..32 {
+                        let raw = [bits(&mut rng), bits(&mut rng), bits(&mut rng)];
+                        let mut lanes = [[0u64; 32]; 3];
+                        for (l, &r) in lanes.iter_mut().zip(&raw) {
+                            l[c] = r;
+                        }
+                        let sel_pred = rng.next().is_multiple_of(2);
+                        let pm = u32::from(sel_pred) << c;
+                        let mut out = [0u64; 32];
+                        let mut r1 = SplitMix(0);
+                        let flags = k.run_pass(&d, &lanes, 1 << c, pm, &mut r1, &mut out);
+                        let general = any_lane(&d, raw, sel_pred, &mut SplitMix(0));
+                        assert_eq!(
+                            (out[c], flags),
+                            (general.bits, 0),
+                            "{} on {raw:x?} (sel_pred {sel_pred})",
+                            crate::print_instruction(&i)
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(checked, 10 * 4 * 50 * 32);
     }
 
     #[test]

@@ -75,7 +75,7 @@ fn ones(n: u32) -> u32 {
 
 /// Calls `f` on each channel of the mask `chans`, lowest first.
 #[inline(always)]
-fn channels(chans: u32, mut f: impl FnMut(usize)) {
+pub(crate) fn channels(chans: u32, mut f: impl FnMut(usize)) {
     let mut m = chans;
     while m != 0 {
         let c = m.trailing_zeros() as usize;
@@ -394,7 +394,7 @@ impl<'a> Machine<'a> {
             let bits = |c: usize| [raw[0][c], raw[1][c], raw[2][c]];
             // The integer form or the general one, chosen once per pass.
             match &d.int {
-                Some(k) => channels(pass, |c| keep(c, k.lane(d, bits(c), pm >> c & 1 == 1, rng))),
+                Some(k) => fl |= k.run_pass(d, raw, pass, pm, rng, out),
                 None => channels(pass, |c| {
                     keep(c, any_lane(d, bits(c), pm >> c & 1 == 1, rng))
                 }),
