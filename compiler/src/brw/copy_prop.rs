@@ -451,11 +451,15 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
         }
     }
     let n = p.insts.len();
-    let mut index = RegisterIndex::readers(&p.insts, &writes);
-    let writers = RegisterIndex::writers(&writes);
+    let mut index = RegisterIndex::readers(&p.insts, &writes, nregs);
+    let writers = RegisterIndex::writers(&writes, nregs);
     let mut changed = false;
     for blk in &cfg.blocks {
         for m in blk.start..blk.end {
+            // Copies are MOVs: the others are not looked at (nor copied).
+            if p.insts[m].op != Opcode::Mov {
+                continue;
+            }
             let mv = p.insts[m];
             if !is_copy(&mv, p, &multi) {
                 continue;
@@ -569,12 +573,19 @@ struct RegisterIndex {
 }
 
 impl RegisterIndex {
+    /// Empty lists for registers `0..nregs` (more are added as needed).
+    fn new(nregs: usize) -> RegisterIndex {
+        RegisterIndex {
+            by_reg: vec![Instructions::new(); nregs],
+        }
+    }
+
     /// Per register, the instructions that may read it: every instruction
     /// whose footprint reads it or one of whose sources spans it, kept that
     /// way as propagation rewrites sources ([`RegisterIndex::add_reader`];
     /// stale entries are harmless, the readers are checked byte by byte).
-    fn readers(insts: &[Instruction], access: &[Rc<Access>]) -> RegisterIndex {
-        let mut index = RegisterIndex { by_reg: Vec::new() };
+    fn readers(insts: &[Instruction], access: &[Rc<Access>], nregs: usize) -> RegisterIndex {
+        let mut index = RegisterIndex::new(nregs);
         for (k, (i, a)) in insts.iter().zip(access).enumerate() {
             for r in &a.reads {
                 index.push(r.reg, k);
@@ -586,8 +597,8 @@ impl RegisterIndex {
 
     /// Per register, the instructions that write it: built once per pass
     /// run, since propagation rewrites sources only.
-    fn writers(writes: &[Rc<Access>]) -> RegisterIndex {
-        let mut index = RegisterIndex { by_reg: Vec::new() };
+    fn writers(writes: &[Rc<Access>], nregs: usize) -> RegisterIndex {
+        let mut index = RegisterIndex::new(nregs);
         for (k, a) in writes.iter().enumerate() {
             for &(r, _) in &a.writes {
                 index.push(r, k);

@@ -281,7 +281,8 @@ fn the_writer_index_lists_every_writer_of_a_footprint_once_in_order() {
         writes(&[]),
         writes(&[4]),
     ];
-    let index = RegisterIndex::writers(&all);
+    // Sized for three registers: the others are added as they come.
+    let index = RegisterIndex::writers(&all, 3);
     let of = |regs: &[u32]| {
         let fp: Vec<(u32, u32)> = regs.iter().map(|&r| (r, 0xf)).collect();
         index.writers_of(&fp)
