@@ -73,9 +73,7 @@ impl Insts {
             id => id,
         }
     }
-}
 
-impl Insts {
     /// How this list came from an earlier version, when tracked edits alone
     /// made it.
     pub fn origin(&self) -> Option<&Origin> {

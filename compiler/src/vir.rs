@@ -195,7 +195,7 @@ impl VProgram {
 
 /// [`eu::resolve_control_flow`] as tracked edits: only the control-flow
 /// instructions whose targets change are replaced.
-pub fn resolve_tracked(insts: &mut Insts) -> Result<(), eu::cf::CfError> {
+fn resolve_tracked(insts: &mut Insts) -> Result<(), eu::cf::CfError> {
     if !eu::cf::has_control_flow(insts) {
         return Ok(());
     }

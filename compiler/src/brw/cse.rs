@@ -275,7 +275,9 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
     let live = OnceCell::new();
     let live_out = |b: usize| -> &LiveSet {
         &live
-            .get_or_init(|| Liveness::compute(&before).expect("computable"))
+            .get_or_init(|| {
+                Liveness::compute(&before).expect("computable, as cfg_if_computable found")
+            })
             .live_out[b]
     };
     let machine = p.machine();
