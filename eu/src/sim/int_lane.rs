@@ -9,11 +9,12 @@
 //! decoding found it [`IntInst::of`] one, and a test holds the two to the
 //! same results on every such instruction shape.
 //!
-//! Most of those channels need not even the exact values: when every
-//! operand has one width and there are no source modifiers, saturation or
-//! conditional modifier, the result is the raw bits' wrapping operation
-//! at that width (a [`Kernel`]), and another test holds each kernel to the
-//! general lane at every width and signedness.
+//! Most of those channels need not even the exact values: without
+//! saturation or a conditional modifier, the result of a MOV, predicated
+//! SEL, logic op, ADD, MUL or shift is the low bits of a value that depends
+//! only on its operands modulo 2^64, so it is computed in 64-bit wrapping
+//! arithmetic (a [`Kernel`]); another test holds each kernel to the
+//! general lane at every width, signedness and source modifier.
 
 use super::decode::DInst;
 use super::lane::LaneOut;
@@ -53,6 +54,24 @@ impl IntTy {
         }
     }
 
+    /// [`IntTy::extend`] modulo 2^64.
+    #[inline(always)]
+    fn extend64(self, bits: u64) -> i64 {
+        let sh = self.sh - 64;
+        if self.signed {
+            ((bits << sh) as i64) >> sh
+        } else {
+            (bits & self.mask) as i64
+        }
+    }
+
+    /// [`IntTy::wrap_signed`] modulo 2^64 (the width is at most 64 bits).
+    #[inline(always)]
+    fn wrap64(self, v: i64) -> i64 {
+        let sh = self.sh - 64;
+        (v << sh) >> sh
+    }
+
     /// Wraps an exact value to the signed range of the type's width.
     #[inline(always)]
     fn wrap_signed(self, v: i128) -> i128 {
@@ -87,6 +106,36 @@ impl IntSrc {
         v
     }
 
+    /// [`IntSrc::value`] modulo 2^64: every step of it (extension, the
+    /// wrap to the width, negation, absolute value) agrees with the exact
+    /// one there.
+    #[inline(always)]
+    fn value64(self, bits: u64) -> u64 {
+        let mut v = self.ty.extend64(bits);
+        if self.ty.signed {
+            if self.abs {
+                v = self.ty.wrap64(v.wrapping_abs());
+            }
+            if self.neg {
+                v = self.ty.wrap64(v.wrapping_neg());
+            }
+        } else if self.neg {
+            v = v.wrapping_neg();
+        }
+        v as u64
+    }
+
+    /// [`IntSrc::logic`] modulo 2^64.
+    #[inline(always)]
+    fn logic64(self, bits: u64) -> u64 {
+        let v = self.ty.extend64(bits) as u64;
+        if self.neg {
+            !v
+        } else {
+            v
+        }
+    }
+
     /// The operand of a logic op: the value, bitwise NOT when negated.
     #[inline(always)]
     fn logic(self, bits: u64) -> i128 {
@@ -108,11 +157,12 @@ pub(crate) struct IntInst {
     kernel: Kernel,
 }
 
-/// An integer instruction whose sources and destination are all of one
-/// width, without source modifiers, saturation or a conditional modifier:
-/// its result is the raw bits' wrapping operation at that width, whatever
-/// the signedness (what [`IntInst::lane`] works out exactly, without the
-/// exact values; a test holds the two to the same bits).
+/// An integer instruction without saturation or a conditional modifier:
+/// its result is the low bits of an exact value that, for these
+/// operations, depends only on the operands' values modulo 2^64, so its
+/// channels compute in 64-bit wrapping arithmetic (what
+/// [`IntInst::lane`] works out exactly in 128 bits; a test holds the two
+/// to the same bits).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kernel {
     /// None applies: every channel through [`IntInst::lane`].
@@ -128,21 +178,20 @@ enum Kernel {
     Shl,
     Shr,
     Asr,
+    Mul,
 }
 
 impl Kernel {
     /// The kernel of `d`, an integer instruction with `n` sources.
     fn of(d: &DInst, n: usize) -> Kernel {
-        let size = d.dst.ty.size();
-        let plain = !d.sat
-            && d.cmod.is_none()
-            && d.srcs[..n]
-                .iter()
-                .all(|s| s.ty.size() == size && !s.neg && !s.abs);
-        if !plain {
+        // Saturation and the conditions read the exact value.
+        if d.sat || d.cmod.is_some() {
             return Kernel::General;
         }
         match d.op {
+            // A product of two 64-bit values leaves even 128 bits (and
+            // Gfx11 has no 64-bit integer multiply).
+            Opcode::Mul if d.srcs[..n].iter().all(|s| s.ty.size() <= 4) => Kernel::Mul,
             Opcode::Mov => Kernel::Mov,
             Opcode::Sel if d.pred.is_some() => Kernel::SelPred,
             Opcode::Not => Kernel::Not,
@@ -222,9 +271,11 @@ impl IntInst {
         let mut flags = 0;
         let m = self.dst.mask;
         let [a, b, _] = raw;
+        let [x, y, _] = self.srcs;
         // The shift count's bits (`lane`: 63 when src0 or the destination
-        // is 64-bit, else 31; all widths are one here).
-        let cnt = |c: usize| (b[c] & if self.dst.sh == 64 { 63 } else { 31 }) as u32;
+        // is 64-bit, else 31).
+        let wide = x.ty.sh == 64 || self.dst.sh == 64;
+        let cnt = |c: usize| (y.value64(b[c]) & if wide { 63 } else { 31 }) as u32;
         use super::thread::channels as each;
         match self.kernel {
             Kernel::General => each(pass, |c| {
@@ -232,24 +283,33 @@ impl IntInst {
                 out[c] = r.bits;
                 flags |= u32::from(r.flag) << c;
             }),
-            Kernel::Mov => each(pass, |c| out[c] = a[c] & m),
+            Kernel::Mov => each(pass, |c| out[c] = x.value64(a[c]) & m),
             Kernel::SelPred => each(pass, |c| {
-                out[c] = if pm >> c & 1 == 1 { a[c] } else { b[c] } & m;
+                let v = if pm >> c & 1 == 1 {
+                    x.value64(a[c])
+                } else {
+                    y.value64(b[c])
+                };
+                out[c] = v & m;
             }),
-            Kernel::Not => each(pass, |c| out[c] = !a[c] & m),
-            Kernel::And => each(pass, |c| out[c] = a[c] & b[c] & m),
-            Kernel::Or => each(pass, |c| out[c] = (a[c] | b[c]) & m),
-            Kernel::Xor => each(pass, |c| out[c] = (a[c] ^ b[c]) & m),
-            Kernel::Add => each(pass, |c| out[c] = a[c].wrapping_add(b[c]) & m),
-            Kernel::Shl => each(pass, |c| out[c] = a[c].wrapping_shl(cnt(c)) & m),
-            Kernel::Shr => each(pass, |c| out[c] = (a[c] & m) >> cnt(c)),
-            Kernel::Asr => {
-                // The shift that sign-extends from the width in 64 bits.
-                let sh = self.dst.sh - 64;
-                each(pass, |c| {
-                    out[c] = (((a[c] << sh) as i64 >> sh) >> cnt(c)) as u64 & m
-                })
-            }
+            Kernel::Not => each(pass, |c| out[c] = !x.logic64(a[c]) & m),
+            Kernel::And => each(pass, |c| out[c] = x.logic64(a[c]) & y.logic64(b[c]) & m),
+            Kernel::Or => each(pass, |c| out[c] = (x.logic64(a[c]) | y.logic64(b[c])) & m),
+            Kernel::Xor => each(pass, |c| out[c] = (x.logic64(a[c]) ^ y.logic64(b[c])) & m),
+            Kernel::Add => each(pass, |c| {
+                out[c] = x.value64(a[c]).wrapping_add(y.value64(b[c])) & m
+            }),
+            Kernel::Mul => each(pass, |c| {
+                out[c] = x.value64(a[c]).wrapping_mul(y.value64(b[c])) & m
+            }),
+            Kernel::Shl => each(pass, |c| out[c] = x.value64(a[c]).wrapping_shl(cnt(c)) & m),
+            // The source's own width is what SHR and ASR shift within.
+            Kernel::Shr => each(pass, |c| {
+                out[c] = (x.value64(a[c]) & x.ty.mask) >> cnt(c) & m
+            }),
+            Kernel::Asr => each(pass, |c| {
+                out[c] = (x.ty.wrap64(x.value64(a[c]) as i64) >> cnt(c)) as u64 & m
+            }),
         }
         flags
     }
@@ -473,13 +533,13 @@ mod tests {
         // integer form here.
         assert!(shapes > 30_000, "{shapes} integer shapes");
         assert_eq!(channels, 8 * shapes);
-        // Kernels ran too (shapes of one width without modifiers are
-        // rare here; the next test goes through each of them).
+        // Kernels ran too (shapes without saturation or a conditional
+        // modifier are rare here; the next test goes through each).
         assert!(kernels.len() > 5, "{kernels:?}");
     }
 
     #[test]
-    fn every_kernel_gives_the_general_lane_s_bits_at_every_width_and_signedness() {
+    fn every_kernel_gives_the_general_lane_s_bits_at_every_width_and_modifier() {
         let kernels = [
             (Opcode::Mov, Kernel::Mov),
             (Opcode::Sel, Kernel::SelPred),
@@ -488,6 +548,7 @@ mod tests {
             (Opcode::Or, Kernel::Or),
             (Opcode::Xor, Kernel::Xor),
             (Opcode::Add, Kernel::Add),
+            (Opcode::Mul, Kernel::Mul),
             (Opcode::Shl, Kernel::Shl),
             (Opcode::Shr, Kernel::Shr),
             (Opcode::Asr, Kernel::Asr),
@@ -495,44 +556,83 @@ mod tests {
         let mut rng = SplitMix(11);
         let mut checked = 0;
         for (op, kernel) in kernels {
-            // Each width, with each operand's signedness drawn.
-            for width in [0, 2, 4, 6] {
-                for _ in 0..50 {
-                    let ty = |rng: &mut SplitMix| INT_TYPES[width + (rng.next() % 2) as usize];
-                    let srcs: Vec<Src> = (0..op.num_srcs())
-                        .map(|k| Src::grf(10 + k as u32, 0, ty(&mut rng), Region::new(8, 8, 1)))
-                        .collect();
-                    let mut i = Instruction::alu(op, 8, Dst::grf(2, 0, ty(&mut rng), 1), &srcs);
-                    if op == Opcode::Sel {
-                        i.pred = Some(Predicate::NORMAL);
+            for _ in 0..400 {
+                // Any integer type for each operand (up to 32 bits for a
+                // product's sources), each source negated or absolute or
+                // both at random.
+                let types = if op == Opcode::Mul { 6 } else { 8 };
+                let srcs: Vec<Src> = (0..op.num_srcs())
+                    .map(|k| {
+                        let ty = INT_TYPES[rng.next() as usize % types];
+                        let mut s = Src::grf(10 + k as u32, 0, ty, Region::new(8, 8, 1));
+                        s.neg = rng.next().is_multiple_of(3);
+                        s.abs = rng.next().is_multiple_of(3);
+                        s
+                    })
+                    .collect();
+                let dst = INT_TYPES[rng.next() as usize % 8];
+                let mut i = Instruction::alu(op, 8, Dst::grf(2, 0, dst, 1), &srcs);
+                if op == Opcode::Sel {
+                    i.pred = Some(Predicate::NORMAL);
+                }
+                let d = decode_inst(&i, &MachineConfig::GFX11);
+                let k = d.int.as_ref().expect("an integer form");
+                assert_eq!(k.kernel, kernel, "{}", crate::print_instruction(&i));
+                for c in 0..32 {
+                    let raw = [bits(&mut rng), bits(&mut rng), bits(&mut rng)];
+                    let mut lanes = [[0u64; 32]; 3];
+                    for (l, &r) in lanes.iter_mut().zip(&raw) {
+                        l[c] = r;
                     }
-                    let d = decode_inst(&i, &MachineConfig::GFX11);
-                    let k = d.int.as_ref().expect("an integer form");
-                    assert_eq!(k.kernel, kernel, "{}", crate::print_instruction(&i));
-                    for c in 0..32 {
-                        let raw = [bits(&mut rng), bits(&mut rng), bits(&mut rng)];
-                        let mut lanes = [[0u64; 32]; 3];
-                        for (l, &r) in lanes.iter_mut().zip(&raw) {
-                            l[c] = r;
-                        }
-                        let sel_pred = rng.next().is_multiple_of(2);
-                        let pm = u32::from(sel_pred) << c;
-                        let mut out = [0u64; 32];
-                        let mut r1 = SplitMix(0);
-                        let flags = k.run_pass(&d, &lanes, 1 << c, pm, &mut r1, &mut out);
-                        let general = any_lane(&d, raw, sel_pred, &mut SplitMix(0));
-                        assert_eq!(
-                            (out[c], flags),
-                            (general.bits, 0),
-                            "{} on {raw:x?} (sel_pred {sel_pred})",
-                            crate::print_instruction(&i)
-                        );
-                        checked += 1;
-                    }
+                    let sel_pred = rng.next().is_multiple_of(2);
+                    let pm = u32::from(sel_pred) << c;
+                    let mut out = [0u64; 32];
+                    let mut r1 = SplitMix(0);
+                    let flags = k.run_pass(&d, &lanes, 1 << c, pm, &mut r1, &mut out);
+                    let general = any_lane(&d, raw, sel_pred, &mut SplitMix(0));
+                    assert_eq!(
+                        (out[c], flags),
+                        (general.bits, 0),
+                        "{} on {raw:x?} (sel_pred {sel_pred})",
+                        crate::print_instruction(&i)
+                    );
+                    checked += 1;
                 }
             }
         }
-        assert_eq!(checked, 10 * 4 * 50 * 32);
+        assert_eq!(checked, 11 * 400 * 32);
+    }
+
+    #[test]
+    fn saturation_and_conditions_take_the_general_lane() {
+        let kernel_of = |text: &str| {
+            let p = crate::asm::parse_program(text).unwrap();
+            IntInst::of(&decode_inst(&p.insts[0], &MachineConfig::GFX11)).map(|k| k.kernel)
+        };
+        assert_eq!(
+            kernel_of("add(8) g2<1>D g3<8,8,1>D -g4<8,8,1>UW"),
+            Some(Kernel::Add)
+        );
+        assert_eq!(
+            kernel_of("add.sat(8) g2<1>D g3<8,8,1>D g4<8,8,1>D"),
+            Some(Kernel::General)
+        );
+        assert_eq!(
+            kernel_of("add.z.f0.0(8) g2<1>D g3<8,8,1>D g4<8,8,1>D"),
+            Some(Kernel::General)
+        );
+        assert_eq!(
+            kernel_of("mul(8) g2<1>Q g3<8,8,1>Q g4<8,8,1>D"),
+            Some(Kernel::General)
+        );
+        assert_eq!(
+            kernel_of("avg(8) g2<1>D g3<8,8,1>D g4<8,8,1>D"),
+            Some(Kernel::General)
+        );
+        assert_eq!(
+            kernel_of("sel.l(8) g2<1>D g3<8,8,1>D g4<8,8,1>D"),
+            Some(Kernel::General)
+        );
     }
 
     #[test]
