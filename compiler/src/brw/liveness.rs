@@ -87,6 +87,16 @@ impl LiveSet {
         }
     }
 
+    /// Empties the set and makes it one over `nregs` registers.
+    fn clear_to(&mut self, nregs: usize) {
+        for view in [&mut self.lane, &mut self.raw] {
+            view.clear();
+            view.resize(nregs, 0);
+        }
+        self.flag_lane = 0;
+        self.flag_raw = 0;
+    }
+
     /// Empties the set.
     pub fn clear(&mut self) {
         self.lane.fill(0);
@@ -247,7 +257,9 @@ impl Liveness {
         let nregs = p.reg_end() as usize;
         let nb = cfg.blocks.len();
         let mut live_in = vec![LiveSet::new(nregs); nb];
-        let mut live_out = vec![LiveSet::new(nregs); nb];
+        // Every block is visited at least once, which sets its live-out
+        // set whole: no room is made for it before.
+        let mut live_out: Vec<LiveSet> = (0..nb).map(|_| LiveSet::new(0)).collect();
         // Worklist: a block is revisited only when a successor's live-in
         // grew. Seeded last block first, which settles straight-line code in
         // one visit per block; the fixpoint is the same as round-robin's.
@@ -257,10 +269,17 @@ impl Liveness {
         let mut cur = LiveSet::new(nregs);
         while let Some(b) = work.pop_front() {
             queued[b] = false;
+            // The union of the successors' live-in sets: a copy of the
+            // first one's, not an emptied set.
             let out = &mut live_out[b];
-            out.clear();
-            for &s in &cfg.blocks[b].succs {
-                out.union_with(&live_in[s]);
+            match cfg.blocks[b].succs.split_first() {
+                Some((&first, rest)) => {
+                    out.clone_from(&live_in[first]);
+                    for &s in rest {
+                        out.union_with(&live_in[s]);
+                    }
+                }
+                None => out.clear_to(nregs),
             }
             cur.clone_from(out);
             for i in (cfg.blocks[b].start..cfg.blocks[b].end).rev() {
