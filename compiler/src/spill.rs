@@ -352,13 +352,8 @@ impl Spiller {
                     _ => false,
                 })
                 && !(inst.op.has_dst()
-                    && match inst.dst.kind {
-                        DstKind::Grf { nr, sub } => {
-                            scratch_of((nr * GRF_BYTES + sub * inst.dst.ty.size()) / GRF_BYTES)
-                                .is_some()
-                        }
-                        _ => false,
-                    });
+                    && crate::vir::dst_bytes(&inst.dst, inst.exec_size)
+                        .is_some_and(|b| scratch_of(regs_of(b).0).is_some()));
             if untouched {
                 from.resize(out.len(), Origin::NEW);
                 from.push(k as u32);

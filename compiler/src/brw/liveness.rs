@@ -97,14 +97,6 @@ impl LiveSet {
         self.flag_raw = 0;
     }
 
-    /// Empties the set.
-    pub fn clear(&mut self) {
-        self.lane.fill(0);
-        self.raw.fill(0);
-        self.flag_lane = 0;
-        self.flag_raw = 0;
-    }
-
     /// Adds `o` (a plain OR over both views, which the compiler vectorizes).
     pub fn union_with(&mut self, o: &LiveSet) {
         for (a, b) in self.lane.iter_mut().zip(&o.lane) {

@@ -1,7 +1,7 @@
 //! Thread execution: register file, channel masks, control flow, messages.
 
 use super::decode::{DInst, DSrc, Decoded, File};
-use super::lane::{any_lane, LaneOut};
+use super::lane::any_lane;
 use super::num::SplitMix;
 use super::{Dispatch, FaultKind, SimConfig, Stored};
 use crate::abi;
@@ -387,16 +387,13 @@ impl<'a> Machine<'a> {
             let rng = &mut self.rng;
             let raw = &self.raw;
             let out = &mut self.out;
-            let mut keep = |c: usize, r: LaneOut| {
-                out[c] = r.bits;
-                fl |= u32::from(r.flag) << c;
-            };
-            let bits = |c: usize| [raw[0][c], raw[1][c], raw[2][c]];
             // The integer form or the general one, chosen once per pass.
             match &d.int {
                 Some(k) => fl |= k.run_pass(d, raw, pass, pm, rng, out),
                 None => channels(pass, |c| {
-                    keep(c, any_lane(d, bits(c), pm >> c & 1 == 1, rng))
+                    let r = any_lane(d, [raw[0][c], raw[1][c], raw[2][c]], pm >> c & 1 == 1, rng);
+                    out[c] = r.bits;
+                    fl |= u32::from(r.flag) << c;
                 }),
             }
             // Align16: the writemask limits what is written, the flag bits
