@@ -696,6 +696,38 @@ impl Instruction {
     pub fn writes_flag(&self) -> bool {
         self.cmod.is_some() && !matches!(self.op, Opcode::Sel | Opcode::Csel) && !self.op.is_cf()
     }
+
+    /// The same instruction with every GRF it names moved to register 0:
+    /// its destination's and its sources' register numbers, and its
+    /// message's payload registers, are 0; subregisters, regions, types,
+    /// flags and everything else are kept. Instructions that differ only
+    /// in which registers they use have one unplaced form, and whatever
+    /// depends only on an instruction's shape can be worked out once for
+    /// it ([`crate::validate::shape_ok`]).
+    pub fn unplaced(&self) -> Instruction {
+        let mut u = *self;
+        u.for_each_grf_mut(|nr| *nr = 0);
+        u
+    }
+
+    /// Calls `f` on every GRF register number the instruction names: its
+    /// destination's, its sources', then its message's payload registers
+    /// (in [`Message::grfs_mut`]'s order).
+    pub fn for_each_grf_mut(&mut self, mut f: impl FnMut(&mut u32)) {
+        if let DstKind::Grf { nr, .. } = &mut self.dst.kind {
+            f(nr);
+        }
+        for s in self.srcs.iter_mut() {
+            if let SrcKind::Grf { nr, .. } = &mut s.kind {
+                f(nr);
+            }
+        }
+        if let Some(m) = &mut self.msg {
+            for r in m.grfs_mut() {
+                f(r);
+            }
+        }
+    }
 }
 
 /// A program: a sequence of instructions; branch targets are indices into it.

@@ -86,23 +86,12 @@ pub fn run_asm(req: &AsmRun) -> Result<(RunResult, String), AsmRunError> {
 
 /// The highest GRF number an instruction names (None: no GRF at all).
 fn highest_grf(p: &Program) -> Option<u32> {
-    use crate::isa::{DstKind, SrcKind};
     let mut top = None;
     let mut see = |nr: u32| top = Some(top.map_or(nr, |t: u32| t.max(nr)));
     for i in &p.insts {
-        if let DstKind::Grf { nr, .. } = i.dst.kind {
-            see(nr);
-        }
-        for s in &i.srcs {
-            if let SrcKind::Grf { nr, .. } = s.kind {
-                see(nr);
-            }
-        }
-        if let Some(mut m) = i.msg {
-            for r in m.grfs_mut() {
-                see(*r);
-            }
-        }
+        // A copy: the instruction's registers are only read.
+        let mut i = *i;
+        i.for_each_grf_mut(|nr| see(*nr));
     }
     top
 }

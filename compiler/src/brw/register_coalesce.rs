@@ -389,19 +389,7 @@ fn rename(p: &mut VProgram, first: u32, size: u32, dr: i64) {
         }
     };
     for inst in &mut p.insts {
-        for s in &mut inst.srcs {
-            if let SrcKind::Grf { nr, .. } = &mut s.kind {
-                map(nr);
-            }
-        }
-        if let DstKind::Grf { nr, .. } = &mut inst.dst.kind {
-            map(nr);
-        }
-        if let Some(m) = &mut inst.msg {
-            for r in m.grfs_mut() {
-                map(r);
-            }
-        }
+        inst.for_each_grf_mut(map);
     }
 }
 

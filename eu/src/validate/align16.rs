@@ -95,12 +95,11 @@ pub(crate) fn check(i: &Instruction, cfg: &MachineConfig, s: &mut Sink<'_>) {
 /// v 0, 2 or 4, the subregister at byte 0 or 16, and every component a
 /// swizzle may pick inside the register file and two registers.
 pub(crate) fn check_srcs(i: &Instruction, gb: u64, file: u64, s: &mut Sink<'_>) {
-    let vertices = (i.exec_size as u64).div_ceil(4);
     for (k, src) in i.srcs.iter().enumerate() {
         let sz = src.ty.size() as u64;
-        let (base, sub) = match src.kind {
-            SrcKind::Grf { nr, sub } => (nr as u64 * gb, sub as u64 * sz),
-            SrcKind::Flag { nr, sub } => (nr as u64 * 4, sub as u64 * sz),
+        let sub = match src.kind {
+            SrcKind::Grf { sub, .. } => sub as u64 * sz,
+            SrcKind::Flag { sub, .. } => sub as u64 * sz,
             SrcKind::Imm(_) | SrcKind::Null => continue,
         };
         let r = src.region;
@@ -120,21 +119,45 @@ pub(crate) fn check_srcs(i: &Instruction, gb: u64, file: u64, s: &mut Sink<'_>) 
                 format!("src{k}: an Align16 source starts at byte 0 or 16 of its register"),
             );
         }
-        let last = sub + ((vertices - 1) * r.v as u64 + 3) * sz + sz;
-        if matches!(src.kind, SrcKind::Flag { .. }) {
-            if base + last > 8 {
+        let end = src_end(i, src);
+        if let SrcKind::Flag { nr, .. } = src.kind {
+            if nr as u64 * 4 + end > 8 {
                 s.err(
                     "flag-bounds",
                     format!("src{k} extends beyond the flag registers f0-f1"),
                 );
             }
-        } else if base + last > file {
+        } else {
+            src_bounds(i, k, gb, file, s);
+            if end > 2 * gb {
+                s.err(
+                    "operand-span",
+                    format!("src{k} cannot span more than 2 adjacent GRFs"),
+                );
+            }
+        }
+    }
+}
+
+/// Where the bytes a swizzle may pick of an Align16 source end, from the
+/// start of its register.
+fn src_end(i: &Instruction, src: &crate::isa::Src) -> u64 {
+    let sz = src.ty.size() as u64;
+    let sub = match src.kind {
+        SrcKind::Grf { sub, .. } => sub as u64 * sz,
+        SrcKind::Flag { sub, .. } => sub as u64 * sz,
+        SrcKind::Imm(_) | SrcKind::Null => 0,
+    };
+    let vertices = (i.exec_size as u64).div_ceil(4);
+    sub + ((vertices.max(1) - 1) * src.region.v as u64 + 3) * sz + sz
+}
+
+/// The `grf-bounds` rule for Align16 GRF source `k` of `i`.
+pub(crate) fn src_bounds(i: &Instruction, k: usize, gb: u64, file: u64, s: &mut Sink<'_>) {
+    let src = &i.srcs[k];
+    if let SrcKind::Grf { nr, .. } = src.kind {
+        if nr as u64 * gb + src_end(i, src) > file {
             s.err("grf-bounds", format!("src{k} extends beyond the GRF file"));
-        } else if last > 2 * gb {
-            s.err(
-                "operand-span",
-                format!("src{k} cannot span more than 2 adjacent GRFs"),
-            );
         }
     }
 }

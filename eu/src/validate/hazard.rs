@@ -179,12 +179,7 @@ mod tests {
                                         let mut i = Instruction::new(Opcode::Mov, exec);
                                         i.dst = Dst::grf(10, dsub, dty, stride);
                                         i.srcs.push(Src::grf(snr, ssub, sty, Region::new(v, w, h)));
-                                        let mut sink = Sink {
-                                            out: None,
-                                            index: 0,
-                                            inst: &i,
-                                            failed: false,
-                                        };
+                                        let mut sink = Sink::verdict(&i);
                                         check(&i, &cfg, &mut sink);
                                         let want = hazard_by_hand(&i, gb);
                                         assert_eq!(

@@ -231,6 +231,11 @@ fn check_send(i: &Instruction, cfg: &MachineConfig, s: &mut Sink<'_>) {
             s.err("send-msg", "a scratch message cannot end the thread");
         }
     }
+    send_bounds(i, cfg, s);
+}
+
+/// The `grf-bounds` rule for a SEND's payload and destination registers.
+fn send_bounds(i: &Instruction, cfg: &MachineConfig, s: &mut Sink<'_>) {
     let operands = i.msg.map(|m| m.operands(i.exec_size, cfg.grf_bytes));
     for o in operands.iter().flatten() {
         let (start, count) = (o.reg as u64, o.regs as u64);
@@ -327,8 +332,27 @@ fn check_alu(i: &Instruction, cfg: &MachineConfig, s: &mut Sink<'_>) {
     }
     check_types(i, s);
     region::check(i, cfg, s);
-    super::hazard::check(i, cfg, s);
+    if s.checks_placement() {
+        super::hazard::check(i, cfg, s);
+    }
     let _ = ex;
+}
+
+/// The [`super::PLACEMENT_RULES`] alone, as [`check`] applies them to an
+/// instruction that breaks no other rule (on one that does, what this
+/// says does not matter, but it neither panics nor loops).
+pub(crate) fn check_placement(i: &Instruction, cfg: &MachineConfig, s: &mut Sink<'_>) {
+    if ![1, 2, 4, 8, 16, 32].contains(&i.exec_size) {
+        return;
+    }
+    match i.op {
+        Opcode::Send => send_bounds(i, cfg, s),
+        op if op.num_srcs() > 0 => {
+            region::check_bounds(i, cfg, s);
+            super::hazard::check(i, cfg, s);
+        }
+        _ => {}
+    }
 }
 
 fn check_vector_imm(i: &Instruction, ty: RegType, s: &mut Sink<'_>) {

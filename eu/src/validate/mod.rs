@@ -116,6 +116,16 @@ pub const RULES: &[&str] = &[
     "halt-target",
 ];
 
+/// The rules whose verdict on an instruction depends on which registers
+/// it names (the register numbers of its GRF operands and message
+/// payloads), not only on its shape: a GRF operand inside the register
+/// file, and a compressed instruction's destination apart from what its
+/// later passes read. Every other rule of an instruction's own gives the
+/// same verdict on it and on [`Instruction::unplaced`] of it.
+///
+/// [`Instruction::unplaced`]: crate::isa::Instruction::unplaced
+pub const PLACEMENT_RULES: &[&str] = &["grf-bounds", "compressed-hazard"];
+
 /// Collects violations for one instruction (or, without `out`, only
 /// whether there was one other than `eot`).
 pub(crate) struct Sink<'a> {
@@ -123,11 +133,32 @@ pub(crate) struct Sink<'a> {
     index: usize,
     inst: &'a crate::isa::Instruction,
     failed: bool,
+    /// Whether [`PLACEMENT_RULES`] are passed over (for [`shape_ok`]).
+    shape_only: bool,
 }
 
-impl Sink<'_> {
+impl<'a> Sink<'a> {
+    /// A sink that only notes whether `inst` broke a rule.
+    pub(crate) fn verdict(inst: &'a crate::isa::Instruction) -> Sink<'a> {
+        Sink {
+            out: None,
+            index: 0,
+            inst,
+            failed: false,
+            shape_only: false,
+        }
+    }
+
+    /// Whether the rules that read register numbers are being checked.
+    pub(crate) fn checks_placement(&self) -> bool {
+        !self.shape_only
+    }
+
     pub(crate) fn err(&mut self, rule: &'static str, detail: impl Into<String>) {
         debug_assert!(RULES.contains(&rule), "unlisted rule {rule}");
+        if self.shape_only && PLACEMENT_RULES.contains(&rule) {
+            return;
+        }
         self.failed |= rule != "eot";
         if let Some(out) = self.out.as_mut() {
             out.push(Violation {
@@ -152,13 +183,51 @@ pub fn instruction_ok(i: &crate::isa::Instruction, cfg: &MachineConfig) -> bool 
 /// Whether `i` breaks none of the rules [`inst::check`] applies to one
 /// instruction (`eot` placement is the program's business).
 fn own_rules_ok(i: &crate::isa::Instruction, cfg: &MachineConfig) -> bool {
+    let mut sink = Sink::verdict(i);
+    inst::check(i, cfg, &mut sink);
+    !sink.failed
+}
+
+/// Whether a non-control-flow instruction breaks none of its own rules
+/// but the [`PLACEMENT_RULES`]. No other rule reads a GRF register number
+/// or how many registers the machine has, so this is the same for `i`
+/// and [`Instruction::unplaced`] of it, and on machines that differ only
+/// in their register count ([`shape_machine`]). [`instruction_ok`] is
+/// this and [`placement_ok`] together: a caller may remember this per
+/// unplaced instruction, for all the instructions that differ only in
+/// their registers.
+///
+/// [`Instruction::unplaced`]: crate::isa::Instruction::unplaced
+pub fn shape_ok(i: &crate::isa::Instruction, cfg: &MachineConfig) -> bool {
+    debug_assert!(!i.op.is_cf(), "control flow needs the program");
     let mut sink = Sink {
-        out: None,
-        index: 0,
-        inst: i,
-        failed: false,
+        shape_only: true,
+        ..Sink::verdict(i)
     };
     inst::check(i, cfg, &mut sink);
+    !sink.failed
+}
+
+/// What of a machine [`shape_ok`] reads: everything but the register
+/// count (which only the [`PLACEMENT_RULES`] read), as a machine whose
+/// count is 0. Machines with one shape machine get the same answers from
+/// [`shape_ok`].
+pub fn shape_machine(cfg: &MachineConfig) -> MachineConfig {
+    MachineConfig {
+        grf_count: 0,
+        ..*cfg
+    }
+}
+
+/// Whether a non-control-flow instruction breaks none of the
+/// [`PLACEMENT_RULES`]: every GRF operand it names lies inside the
+/// register file, and no later pass of a compressed instruction reads what
+/// an earlier one wrote. (When it breaks some other rule, this may say
+/// either: [`shape_ok`] says no.)
+pub fn placement_ok(i: &crate::isa::Instruction, cfg: &MachineConfig) -> bool {
+    debug_assert!(!i.op.is_cf(), "control flow needs the program");
+    let mut sink = Sink::verdict(i);
+    inst::check_placement(i, cfg, &mut sink);
     !sink.failed
 }
 
@@ -171,8 +240,7 @@ pub fn validate(p: &Program, cfg: &MachineConfig) -> Result<(), Vec<Violation>> 
         let mut sink = Sink {
             out: Some(&mut out),
             index,
-            inst: i,
-            failed: false,
+            ..Sink::verdict(i)
         };
         inst::check(i, cfg, &mut sink);
         if i.eot && index + 1 != n {

@@ -20,6 +20,91 @@ fn is_raw_mov(i: &Instruction) -> bool {
     i.op == Opcode::Mov && !i.sat && !s0.neg && !s0.abs && s0.ty == i.dst.ty
 }
 
+/// The span of the destination's elements in bytes, from its first
+/// element's first byte to its last element's last.
+fn dst_span(i: &Instruction) -> u64 {
+    let dsz = i.dst.ty.size() as u64;
+    (i.exec_size as u64 - 1) * i.dst.stride as u64 * dsz + dsz
+}
+
+/// The `grf-bounds` rule for a GRF destination: its subregister inside
+/// its register and its last byte inside the file of `file` bytes.
+fn dst_bounds(i: &Instruction, gb: u64, file: u64, s: &mut Sink<'_>) {
+    let DstKind::Grf { nr, sub } = i.dst.kind else {
+        return;
+    };
+    let sb = sub as u64 * i.dst.ty.size() as u64;
+    if sb >= gb {
+        s.err(
+            "grf-bounds",
+            format!("destination subregister {sub} is beyond the register"),
+        );
+    } else if nr as u64 * gb + sb + dst_span(i) > file {
+        s.err("grf-bounds", "destination extends beyond the GRF file");
+    }
+}
+
+/// Where an Align1 source region's bytes lie from the start of its
+/// register (`nr`'s first byte for a GRF): `rows` rows of `span` bytes,
+/// each `step` bytes after the one before, the first at `first`.
+struct Extent {
+    first: u64,
+    rows: u64,
+    step: u64,
+    span: u64,
+}
+
+impl Extent {
+    /// The extent of `src` at subregister `sub` read by `ex` channels.
+    fn of(src: &Src, sub: u32, ex: u64) -> Extent {
+        let (v, w, h) = (
+            src.region.v as u64,
+            src.region.w as u64,
+            src.region.h as u64,
+        );
+        let sz = src.ty.size() as u64;
+        let w = w.clamp(1, ex.max(1));
+        Extent {
+            first: sub as u64 * sz,
+            rows: ex.div_ceil(w),
+            step: v * sz,
+            // A row's elements lie in order (h ≥ 0).
+            span: (w - 1) * h * sz + sz,
+        }
+    }
+
+    /// Where the last row, which ends last (the step is not negative),
+    /// ends.
+    fn end(&self) -> u64 {
+        self.first + (self.rows.max(1) - 1) * self.step + self.span
+    }
+
+    /// Whether some row's elements are not all in one register of `gb`
+    /// bytes: its last byte is in another register than its first.
+    fn crosses(&self, gb: u64) -> bool {
+        let g = gb.max(1);
+        (0..self.rows).any(|y| {
+            let row = self.first + y * self.step;
+            div_rem(row + self.span - 1, g).0 != div_rem(row, g).0
+        })
+    }
+}
+
+/// The `grf-bounds` rule for an Align1 GRF source `k` of extent `e`.
+fn src_bounds(k: usize, src: &Src, e: &Extent, gb: u64, file: u64, s: &mut Sink<'_>) {
+    let SrcKind::Grf { nr, sub } = src.kind else {
+        return;
+    };
+    if e.first >= gb {
+        s.err(
+            "grf-bounds",
+            format!("src{k} subregister {sub} is beyond the register"),
+        );
+    } else if nr as u64 * gb + e.end() > file {
+        s.err("grf-bounds", format!("src{k} extends beyond the GRF file"));
+    }
+}
+
 pub(crate) fn check(i: &Instruction, cfg: &MachineConfig, s: &mut Sink<'_>) {
     let ex = i.exec_size as u64;
     let gb = cfg.grf_bytes as u64;
@@ -33,19 +118,10 @@ pub(crate) fn check(i: &Instruction, cfg: &MachineConfig, s: &mut Sink<'_>) {
             format!("destination stride {} is not 1, 2 or 4", d.stride),
         );
     }
-    let dspan = (ex - 1) * d.stride as u64 * dsz + dsz;
     match d.kind {
-        DstKind::Grf { nr, sub } => {
-            let sb = sub as u64 * dsz;
-            if sb >= gb {
-                s.err(
-                    "grf-bounds",
-                    format!("destination subregister {sub} is beyond the register"),
-                );
-            } else if nr as u64 * gb + sb + dspan > file {
-                s.err("grf-bounds", "destination extends beyond the GRF file");
-            }
-            if sb + dspan > 2 * gb {
+        DstKind::Grf { sub, .. } => {
+            dst_bounds(i, gb, file, s);
+            if sub as u64 * dsz + dst_span(i) > 2 * gb {
                 s.err(
                     "operand-span",
                     "a destination cannot span more than 2 adjacent GRFs",
@@ -54,7 +130,7 @@ pub(crate) fn check(i: &Instruction, cfg: &MachineConfig, s: &mut Sink<'_>) {
         }
         DstKind::Flag { nr, sub } => {
             let start = nr as u64 * 4 + sub as u64 * dsz;
-            if nr > 1 || sub as u64 * dsz >= 4 || start + dspan > 8 {
+            if nr > 1 || sub as u64 * dsz >= 4 || start + dst_span(i) > 8 {
                 s.err(
                     "flag-bounds",
                     "destination extends beyond the flag registers f0-f1",
@@ -74,16 +150,35 @@ pub(crate) fn check(i: &Instruction, cfg: &MachineConfig, s: &mut Sink<'_>) {
     dst_vs_exec_type(i, s);
 }
 
+/// The `grf-bounds` rule alone, for the destination and every source, as
+/// [`check`] applies it (on an instruction whose regions break no other
+/// rule; on one that does, what this says does not matter).
+pub(crate) fn check_bounds(i: &Instruction, cfg: &MachineConfig, s: &mut Sink<'_>) {
+    let ex = i.exec_size as u64;
+    let gb = cfg.grf_bytes as u64;
+    let file = cfg.grf_file_bytes();
+    dst_bounds(i, gb, file, s);
+    for (k, src) in i.srcs.iter().enumerate() {
+        let SrcKind::Grf { sub, .. } = src.kind else {
+            continue;
+        };
+        if i.align16.is_some() {
+            super::align16::src_bounds(i, k, gb, file, s);
+        } else {
+            src_bounds(k, src, &Extent::of(src, sub, ex), gb, file, s);
+        }
+    }
+}
+
 fn check_src(k: usize, src: &Src, ex: u64, gb: u64, file: u64, s: &mut Sink<'_>) {
     let (v, w, h) = (
         src.region.v as u64,
         src.region.w as u64,
         src.region.h as u64,
     );
-    let sz = src.ty.size() as u64;
-    let (base, sub_bytes) = match src.kind {
-        SrcKind::Grf { nr, sub } => (nr as u64 * gb, sub as u64 * sz),
-        SrcKind::Flag { nr, sub } => (nr as u64 * 4, sub as u64 * sz),
+    let sub = match src.kind {
+        SrcKind::Grf { sub, .. } => sub,
+        SrcKind::Flag { sub, .. } => u32::from(sub),
         SrcKind::Imm(_) | SrcKind::Null => return,
     };
     if ![0, 1, 2, 4, 8, 16, 32].contains(&v)
@@ -128,50 +223,33 @@ fn check_src(k: usize, src: &Src, ex: u64, gb: u64, file: u64, s: &mut Sink<'_>)
             format!("src{k}: VertStride = HorzStride = 0 needs Width 1"),
         );
     }
-    let w = w.clamp(1, ex);
-    let rows = ex.div_ceil(w);
-    // A row's elements lie in order (h ≥ 0): it stays in one register
-    // when its last byte is in its first byte's.
-    let mut last = 0;
-    let mut crosses = false;
-    for y in 0..rows {
-        let first = sub_bytes + y * v * sz;
-        let end = first + (w - 1) * h * sz + sz;
-        last = last.max(end);
-        let g = gb.max(1);
-        crosses |= div_rem(end - 1, g).0 != div_rem(first, g).0;
-    }
+    let e = Extent::of(src, sub, ex);
     match src.kind {
-        SrcKind::Grf { sub, .. } => {
-            if sub_bytes >= gb {
-                s.err(
-                    "grf-bounds",
-                    format!("src{k} subregister {sub} is beyond the register"),
-                );
-            } else if base + last > file {
-                s.err("grf-bounds", format!("src{k} extends beyond the GRF file"));
-            }
-            if crosses {
+        SrcKind::Grf { .. } => {
+            src_bounds(k, src, &e, gb, file, s);
+            if e.crosses(gb) {
                 s.err(
                     "region-row-crosses-grf",
                     format!("src{k}: VertStride must be used to cross GRF boundaries"),
                 );
             }
-            if last > 2 * gb {
+            if e.end() > 2 * gb {
                 s.err(
                     "operand-span",
                     format!("src{k} cannot span more than 2 adjacent GRFs"),
                 );
             }
         }
-        _ => {
-            if base + last > 8 || sub_bytes >= 4 || base > 4 {
+        SrcKind::Flag { nr, .. } => {
+            let base = nr as u64 * 4;
+            if base + e.end() > 8 || e.first >= 4 || base > 4 {
                 s.err(
                     "flag-bounds",
                     format!("src{k} extends beyond the flag registers f0-f1"),
                 );
             }
         }
+        SrcKind::Imm(_) | SrcKind::Null => {}
     }
 }
 

@@ -525,6 +525,118 @@ fn instruction_ok_agrees_with_validating_the_instruction_alone() {
     assert!(ok > 20 && bad > 20, "{ok} valid, {bad} invalid");
 }
 
+/// `i` with its GRF operands and message payloads at the registers
+/// `nrs` gives, one after another.
+fn relocated(i: &Instruction, mut nrs: impl FnMut() -> u32) -> Instruction {
+    let mut r = *i;
+    r.for_each_grf_mut(|nr| *nr = nrs());
+    r
+}
+
+#[test]
+fn instruction_ok_is_placement_and_the_unplaced_shape() {
+    // Every non-control-flow instruction of every breaking and conforming
+    // program, at registers that put its operands at both ends of the
+    // file, past it and on top of each other: it passes its own rules
+    // exactly when it passes the placement rules and its unplaced form
+    // passes the others. Each half must decide some of them alone.
+    let registers = [0, 2, 3, 4, 9, 60, 120, 125, 126, 127, 128, 200];
+    let tables = [
+        (CASES, MachineConfig::GFX11),
+        (VEC4_CASES, MachineConfig::VEC4),
+    ];
+    let (mut ok, mut misplaced, mut misshapen) = (0, 0, 0);
+    for (cases, cfg) in tables {
+        for (_, breaking, conforming) in cases {
+            for text in [breaking, conforming] {
+                let Ok(p) = parse_program(text) else { continue };
+                for i in p.insts.iter().filter(|i| !i.op.is_cf()) {
+                    for start in 0..registers.len() {
+                        for step in [0, 1, 5] {
+                            let mut k = start;
+                            let i = relocated(i, || {
+                                let nr = registers[k % registers.len()];
+                                k += step;
+                                nr
+                            });
+                            let want = instruction_ok(&i, &cfg);
+                            let placed = placement_ok(&i, &cfg);
+                            let shaped = shape_ok(&i.unplaced(), &cfg);
+                            let text = crate::print_instruction(&i);
+                            assert_eq!(placed && shaped, want, "{text}");
+                            // Neither the registers nor their count.
+                            for grf_count in [1, 64, 4096] {
+                                let other = MachineConfig { grf_count, ..cfg };
+                                assert_eq!(shape_ok(&i, &other), shaped, "{text} ({grf_count})");
+                                assert_eq!(shape_machine(&other), shape_machine(&cfg));
+                            }
+                            ok += usize::from(want);
+                            misplaced += usize::from(!placed && shaped);
+                            misshapen += usize::from(placed && !shaped);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        ok > 1500 && misplaced > 500 && misshapen > 1000,
+        "{ok} valid, {misplaced} misplaced only, {misshapen} misshapen only"
+    );
+}
+
+#[test]
+fn unplaced_moves_every_grf_to_register_zero_and_keeps_the_rest() {
+    for (text, want) in [
+        (
+            "(+f1.0) add.sat(8) g5.2<2>W g7.1<8,8,1>W -g9<0,1,0>W",
+            "(+f1.0) add.sat(8) g0.2<2>W g0.1<8,8,1>W -g0<0,1,0>W",
+        ),
+        ("send(16) g10 g12 ld.b32", "send(16) g0 g0 ld.b32"),
+        ("mov(8) f1.0<1>UW 0x1234UW", "mov(8) f1.0<1>UW 0x1234UW"),
+    ] {
+        let p = parse_program(text).unwrap();
+        let got = crate::print_instruction(&p.insts[0].unplaced());
+        assert_eq!(got, want);
+    }
+}
+
+#[test]
+fn the_placement_rules_are_the_ones_that_read_register_numbers() {
+    let cfg = MachineConfig::GFX11;
+    // A destination past the file, and a compressed instruction whose
+    // second pass reads what its first wrote: placement, not shape.
+    for text in [
+        "mov(16) g127<1>UD g3<8,8,1>UD",
+        "add(16) g127<1>F g2<8,8,1>F g4<8,8,1>F",
+        "send(16) g127 g4 ld.b32",
+        "mov(16) g10<1>UD g10<0,1,0>UD",
+    ] {
+        let p = parse_program(text).unwrap();
+        let i = &p.insts[0];
+        let broken = rules_of(validate(&with_end(*i), &cfg));
+        assert!(
+            !broken.is_empty() && broken.iter().all(|r| PLACEMENT_RULES.contains(r)),
+            "{text}: {broken:?}"
+        );
+        assert!(!placement_ok(i, &cfg), "{text}");
+        assert!(shape_ok(i, &cfg) && shape_ok(&i.unplaced(), &cfg), "{text}");
+        // The same instruction at other registers is valid.
+        let moved = relocated(i, {
+            let mut nr = 20;
+            move || {
+                nr += 4;
+                nr
+            }
+        });
+        assert!(instruction_ok(&moved, &cfg), "{text}");
+    }
+    // A shape rule is broken wherever the registers are.
+    let p = parse_program("add(8) g5<1>W g3<8,8,1>W g4<8,8,1>B").unwrap();
+    assert!(placement_ok(&p.insts[0], &cfg));
+    assert!(!shape_ok(&p.insts[0], &cfg));
+}
+
 #[test]
 fn valid_given_agrees_with_validate() {
     // Every breaking and conforming program above, with and without the
