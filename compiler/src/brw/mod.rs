@@ -7,6 +7,7 @@ pub mod cmod_prop;
 pub mod copy_prop;
 pub mod cse;
 pub mod dce;
+mod known;
 pub mod liveness;
 pub mod ops;
 pub mod register_coalesce;
