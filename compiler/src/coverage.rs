@@ -126,12 +126,16 @@ impl Recording {
         // Count by address first (integer keys, one pass), then add the
         // counts under each name: a name may sit at more than one address,
         // and the map adds those together.
-        let mut by_address: FxHashMap<(usize, usize), (&'static str, u32)> = FxHashMap::default();
-        for p in &points {
+        // A point is often reached several times in a row (a pass's loop
+        // over instructions): each run of one point is counted at once.
+        let mut by_address: FxHashMap<(usize, usize), (&'static str, u32)> =
+            FxHashMap::with_capacity_and_hasher(64, Default::default());
+        for run in points.chunk_by(|a, b| std::ptr::eq(a.0, b.0)) {
+            let p = run[0];
             by_address
                 .entry((p.0.as_ptr() as usize, p.0.len()))
                 .or_insert((p.0, 0))
-                .1 += 1;
+                .1 += run.len() as u32;
         }
         let mut hits = Hits::new();
         for (name, count) in by_address.into_values() {
