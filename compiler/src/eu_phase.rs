@@ -104,9 +104,10 @@ fn optimize(
     observer: &mut dyn Observer,
 ) -> Result<Compiled, CompileError> {
     let mut unchanged = Unchanged::default();
-    // The last code that passed the checks, and the register file it was
-    // checked for: lowering's, checked by the caller, at first.
-    let mut checked = (v.insts.clone(), v.machine());
+    // The last code that passed the checks (a version: keeping it does not
+    // make the next pass's edits copy the list), and the register file it
+    // was checked for: lowering's, checked by the caller, at first.
+    let mut checked = (v.insts.version(), v.machine());
     for _ in 0..MAX_ROUNDS {
         let mut progress = false;
         let backend = backend_stage(&v);
@@ -131,12 +132,14 @@ fn optimize(
                     })?;
                     let machine = v.machine();
                     // Instructions that passed for another register file
-                    // are asked about again.
+                    // are asked about again, and so are all of them when
+                    // no origin tells which stayed and the version's
+                    // instructions are gone.
                     let known = (checked.1 == machine)
-                        .then(|| crate::vir::Earlier::between_lists(&v.insts, &checked.0));
+                        .then(|| crate::vir::Earlier::since(&v.insts, &checked.0))
+                        .flatten();
                     check_since(&v.insts, known.as_deref(), &machine, stage)?;
-                    checked.0.clone_from(&v.insts);
-                    checked.1 = machine;
+                    checked = (v.insts.version(), machine);
                     observer.snapshot(Snapshot {
                         stage,
                         code: Code::Eu(&v),

@@ -17,14 +17,22 @@
 //! (an [`Origin`]): replacing instruction `k` through indexing
 //! (`insts[k] = i`, `&mut insts[k]`) or rebuilding the list from a map of
 //! what stayed ([`Insts::rebuild`], which compaction and spilling use).
-//! The analyses then learn which instructions of an earlier version are
-//! still there from the edits themselves, without comparing the two lists
-//! ([`crate::vir::Earlier::between_lists`]). Any other change (through the
-//! `Vec`) forgets the origin.
+//! The edits are followed from the last two versions someone asked the
+//! identity of (the optimizer's last checked code and the footprint
+//! memory often keep different ones). The analyses then learn which
+//! instructions of an earlier version are still there from the edits
+//! themselves, without comparing the two lists
+//! ([`crate::vir::Earlier::since`]). Any other change (through the `Vec`)
+//! forgets the origins.
+//!
+//! Those memories keep an earlier version as a [`Version`]: its identity,
+//! its length and a weak reference to its instructions. Keeping one does
+//! not make the next edit copy the list; the instructions are gone from
+//! the version after it, and the origins tell what stayed.
 
 use eu::Instruction;
 use std::ops::{Deref, DerefMut};
-use std::rc::Rc;
+use std::rc::{Rc, Weak};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The next identity handed out (0 means "none yet").
@@ -34,15 +42,21 @@ static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 /// changes like the `Vec` it holds.
 #[derive(Debug, Default)]
 pub struct Insts {
-    /// The list, shared by clones until one of them changes it (clones are
-    /// kept as the earlier version by the analyses' memories, the phase
-    /// memory and the optimizer's last checked code).
+    /// The list, shared by clones until one of them changes it (the phase
+    /// memory keeps a clone; the analyses' memories and the optimizer's
+    /// last checked code keep a [`Version`]).
     list: Rc<Vec<Instruction>>,
     /// This list's identity, 0 until someone asks for it after a change.
     id: AtomicU64,
-    /// The version tracked edits made this one from, if only they did.
-    origin: Option<Rc<Origin>>,
+    /// The versions tracked edits made this one from, if only they did:
+    /// the last one someone asked the identity of first, then up to
+    /// [`ORIGINS`] in all of the ones before it (the optimizer's last
+    /// checked code and the footprint memory may keep different ones).
+    origins: Rc<Vec<Origin>>,
 }
+
+/// How many versions a list's tracked edits are followed from.
+const ORIGINS: usize = 2;
 
 /// Where a list came from by tracked edits alone (see the module docs).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -57,6 +71,42 @@ pub struct Origin {
 impl Origin {
     /// An instruction that is not one of the earlier version's.
     pub const NEW: u32 = u32::MAX;
+}
+
+/// An earlier version of a list as the analyses' memories keep it: its
+/// identity and length, and its instructions for as long as some list
+/// still holds them. Keeping a version does not keep the instructions: the
+/// next edit of the list they belong to changes them in place instead of
+/// copying them for the memories ([`Rc::make_mut`] with only weak
+/// references left), and the version then knows only the identity that
+/// the edited list's origins name.
+#[derive(Clone, Debug)]
+pub struct Version {
+    id: u64,
+    len: usize,
+    list: Weak<Vec<Instruction>>,
+}
+
+impl Version {
+    /// The version's identity ([`Insts::id`]).
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+
+    /// How many instructions it has.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether it has no instructions.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Its instructions, while some list still holds them.
+    pub fn instructions(&self) -> Option<Rc<Vec<Instruction>>> {
+        self.list.upgrade()
+    }
 }
 
 impl Insts {
@@ -74,24 +124,45 @@ impl Insts {
         }
     }
 
+    /// This list as an earlier version, for a memory to keep.
+    pub fn version(&self) -> Version {
+        Version {
+            id: self.id(),
+            len: self.list.len(),
+            list: Rc::downgrade(&self.list),
+        }
+    }
+
     /// How this list came from an earlier version, when tracked edits alone
-    /// made it.
+    /// made it: from the last version someone asked the identity of.
     pub fn origin(&self) -> Option<&Origin> {
-        self.origin.as_deref()
+        self.origins.first()
+    }
+
+    /// How tracked edits alone made this list from the version with
+    /// identity `id`, if they did and it is among the last [`ORIGINS`]
+    /// versions they were followed from.
+    pub fn origin_from(&self, id: u64) -> Option<&Origin> {
+        self.origins.iter().find(|o| o.from == id)
     }
 
     /// Starts a tracked edit: the list is about to change. Returns the
-    /// per-instruction map of the origin to update, when there is one: a
-    /// version someone knows by its identity is the origin of the edits
-    /// that start from it; a version made by tracked edits that no one
-    /// has asked about goes on from its own origin; any other has none.
-    fn edit(&mut self) -> Option<&mut Vec<u32>> {
+    /// origins to update: a version someone knows by its identity is an
+    /// origin of the edits that start from it (the most recent first); a
+    /// version made by tracked edits goes on from its own origins; any
+    /// other has none.
+    fn edit(&mut self) -> &mut [Origin] {
         let id = std::mem::take(self.id.get_mut());
+        if id == 0 && self.origins.is_empty() {
+            return &mut [];
+        }
+        let origins = Rc::make_mut(&mut self.origins);
         if id != 0 {
             let found = (0..self.list.len() as u32).collect();
-            self.origin = Some(Rc::new(Origin { from: id, found }));
+            origins.truncate(ORIGINS - 1);
+            origins.insert(0, Origin { from: id, found });
         }
-        self.origin.as_mut().map(|o| &mut Rc::make_mut(o).found)
+        origins
     }
 
     /// Replaces the list with `list`, whose instruction `k` is this list's
@@ -105,15 +176,14 @@ impl Insts {
                     .all(|(&e, i)| { e == Origin::NEW || self.list.get(e as usize) == Some(i) }),
             "a rebuilt list's map names instructions that stayed as they were"
         );
-        if let Some(found) = self.edit() {
-            let composed = from
+        for o in self.edit() {
+            o.found = from
                 .iter()
                 .map(|&e| match e {
                     Origin::NEW => Origin::NEW,
-                    e => found[e as usize],
+                    e => o.found[e as usize],
                 })
                 .collect();
-            *found = composed;
         }
         self.list = Rc::new(list);
     }
@@ -124,7 +194,7 @@ impl From<Vec<Instruction>> for Insts {
         Insts {
             list: Rc::new(list),
             id: AtomicU64::new(0),
-            origin: None,
+            origins: Rc::default(),
         }
     }
 }
@@ -137,14 +207,14 @@ impl Clone for Insts {
         Insts {
             list: self.list.clone(),
             id: AtomicU64::new(self.id()),
-            origin: self.origin.clone(),
+            origins: self.origins.clone(),
         }
     }
 
     fn clone_from(&mut self, o: &Insts) {
         self.list = o.list.clone();
         *self.id.get_mut() = o.id();
-        self.origin.clone_from(&o.origin);
+        self.origins.clone_from(&o.origins);
     }
 }
 
@@ -160,8 +230,8 @@ impl std::ops::IndexMut<usize> for Insts {
     /// Instruction `k`, to change: a tracked edit (the instruction counts
     /// as replaced).
     fn index_mut(&mut self, k: usize) -> &mut Instruction {
-        if let Some(found) = self.edit() {
-            found[k] = Origin::NEW;
+        for o in self.edit() {
+            o.found[k] = Origin::NEW;
         }
         &mut Rc::make_mut(&mut self.list)[k]
     }
@@ -191,7 +261,9 @@ impl DerefMut for Insts {
     /// The list, to change in any way: it loses its identity and origin.
     fn deref_mut(&mut self) -> &mut Vec<Instruction> {
         *self.id.get_mut() = 0;
-        self.origin = None;
+        if !self.origins.is_empty() {
+            self.origins = Rc::default();
+        }
         Rc::make_mut(&mut self.list)
     }
 }
@@ -281,6 +353,47 @@ mod tests {
         // A change through the Vec forgets it.
         a.push(first_again);
         assert!(a.origin().is_none());
+    }
+
+    #[test]
+    fn edits_are_followed_from_the_last_two_known_versions() {
+        let mut a = Insts::from(list(THREE));
+        let n = Origin::NEW;
+        let first = a.id();
+        a[0].exec_size = 16;
+        let second = a.id();
+        a[2].exec_size = 16;
+        assert_eq!(a.origin().map(|o| o.from), Some(second));
+        assert_eq!(a.origin_from(second).unwrap().found, [0, 1, n]);
+        assert_eq!(a.origin_from(first).unwrap().found, [n, 1, n]);
+        // A third known version: the first is no longer followed.
+        let third = a.id();
+        a.rebuild(a[1..].to_vec(), &[1, 2]);
+        assert_eq!(a.origin_from(third).unwrap().found, [1, 2]);
+        assert_eq!(a.origin_from(second).unwrap().found, [1, n]);
+        assert!(a.origin_from(first).is_none());
+    }
+
+    #[test]
+    fn a_kept_version_does_not_make_an_edit_copy_the_list() {
+        let mut a = Insts::from(list(THREE));
+        let v = a.version();
+        assert_eq!((v.id(), v.len()), (a.id(), 3));
+        assert_eq!(v.instructions().as_deref(), Some(&list(THREE)));
+        // Only the version keeps the list: the edit is in place and the
+        // version's instructions are gone; its identity is an origin's.
+        let at = a.as_ptr();
+        a[1].exec_size = 16;
+        assert_eq!(a.as_ptr(), at);
+        assert!(v.instructions().is_none());
+        assert_eq!(a.origin_from(v.id()).unwrap().found, [0, Origin::NEW, 2]);
+        // A clone keeps the list: the edit copies it, and a version of the
+        // clone still has its instructions.
+        let b = a.clone();
+        let w = b.version();
+        a[2].exec_size = 16;
+        assert_ne!(a.as_ptr(), b.as_ptr());
+        assert_eq!(w.instructions().as_deref(), Some(&b.to_vec()));
     }
 
     #[test]

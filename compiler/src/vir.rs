@@ -9,7 +9,7 @@
 //! is how every EU pass can be checked on its own. Register allocation maps
 //! each vgrf onto the 128 physical GRFs.
 
-use crate::insts::{Insts, Origin};
+use crate::insts::{Insts, Origin, Version};
 use eu::{Dst, DstKind, Instruction, MachineConfig, Opcode, Program, Src, SrcKind};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -287,32 +287,50 @@ impl Earlier {
         Earlier { found, same: false }
     }
 
-    /// [`Earlier::between`] two lists with identities, the last answer on
-    /// this thread handed out again for the same two identities (equal
-    /// identities mean equal lists, so the answer is the same): after a
-    /// pass changed a program, validation and the next pass's footprints
-    /// often compare it with the same version before.
-    pub fn between_lists(now: &Insts, before: &Insts) -> Rc<Earlier> {
+    /// What of the earlier version `before` is still in `now`: from the
+    /// origins of `now` when tracked edits made it from that version, or
+    /// else by comparison ([`Earlier::between`]) while the version's
+    /// instructions are still held; None when they are gone and no origin
+    /// tells. The last answer on this thread is handed out again for the
+    /// same two identities (equal identities mean equal lists, so the
+    /// answer is the same): after a pass changed a program, validation and
+    /// the next pass's footprints often ask about it and the same version
+    /// before.
+    pub fn since(now: &Insts, before: &Version) -> Option<Rc<Earlier>> {
         thread_local! {
             static LAST: crate::memo::Last<(u64, u64), Rc<Earlier>> = const { RefCell::new(None) };
         }
-        crate::memo::last_or(&LAST, (now.id(), before.id()), || {
-            Rc::new(match now.origin() {
-                // Tracked edits made `now` from `before`: they tell.
-                Some(o) if o.from == before.id() => Earlier::of_origin(o, now, before),
-                _ => Earlier::between(now, before),
-            })
-        })
+        let key = (now.id(), before.id());
+        let known = LAST.with(|l| {
+            l.borrow()
+                .as_ref()
+                .filter(|(k, _)| *k == key)
+                .map(|(_, e)| e.clone())
+        });
+        if known.is_some() {
+            return known;
+        }
+        let e = Rc::new(match now.origin_from(before.id()) {
+            // Tracked edits made `now` from `before`: they tell.
+            Some(o) => Earlier::of_origin(o, now, before),
+            None => Earlier::between(now, &before.instructions()?),
+        });
+        LAST.with(|l| *l.borrow_mut() = Some((key, e.clone())));
+        Some(e)
     }
 
     /// What an origin says of the version it started from.
-    fn of_origin(o: &Origin, now: &[Instruction], before: &[Instruction]) -> Earlier {
+    fn of_origin(o: &Origin, now: &[Instruction], before: &Version) -> Earlier {
         debug_assert!(
             o.found.len() == now.len()
                 && o.found
                     .iter()
+                    .all(|&e| e == Origin::NEW || (e as usize) < before.len())
+                && before.instructions().is_none_or(|before| o
+                    .found
+                    .iter()
                     .zip(now)
-                    .all(|(&e, i)| { e == Origin::NEW || before.get(e as usize) == Some(i) }),
+                    .all(|(&e, i)| { e == Origin::NEW || before.get(e as usize) == Some(i) })),
             "an origin names the instructions that stayed"
         );
         let same =
@@ -393,7 +411,7 @@ mod tests {
         let mut v = VProgram::new(8, 1, 1, 0);
         v.insts = now;
         v.compact().unwrap();
-        let e = Earlier::between_lists(&v.insts, &before);
+        let e = between_lists(&v.insts, &before);
         let found: Vec<Option<usize>> = (0..v.insts.len()).map(|k| e.index(k)).collect();
         assert_eq!(found, [Some(0), Some(2), None]);
         p.insts.remove(1);
@@ -437,6 +455,11 @@ mod tests {
         assert_eq!(found(&now, &[]), [None; 4]);
     }
 
+    /// [`Earlier::since`] a list that still holds its instructions.
+    fn between_lists(now: &Insts, before: &Insts) -> Rc<Earlier> {
+        Earlier::since(now, &before.version()).expect("the earlier list holds its instructions")
+    }
+
     #[test]
     fn the_comparison_of_two_identities_is_kept_until_a_list_changes() {
         let p =
@@ -444,16 +467,19 @@ mod tests {
         let before = Insts::from(p.insts.clone());
         let mut now = before.clone();
         now[1].exec_size = 16;
-        let first = Earlier::between_lists(&now, &before);
+        let first = between_lists(&now, &before);
         assert_eq!((first.index(0), first.index(1)), (Some(0), None));
         // Asked again about the same two lists: the very same answer.
-        assert!(Rc::ptr_eq(&first, &Earlier::between_lists(&now, &before)));
+        assert!(Rc::ptr_eq(&first, &between_lists(&now, &before)));
         // A change to either list is a new question with its own answer.
+        // The edits tell that instruction 1 was replaced (by an equal one,
+        // which they do not look at); a list without origins is compared.
         now[1].exec_size = 8;
-        let again = Earlier::between_lists(&now, &before);
+        let again = between_lists(&now, &before);
         assert!(!Rc::ptr_eq(&first, &again));
-        assert!(again.same());
-        let reversed = Earlier::between_lists(&before, &now);
+        assert_eq!((again.index(0), again.index(1)), (Some(0), None));
+        assert!(between_lists(&Insts::from(now.to_vec()), &before).same());
+        let reversed = between_lists(&before, &now);
         assert!(!Rc::ptr_eq(&again, &reversed));
     }
 

@@ -5,7 +5,7 @@
 //! that differ from one asked about only in their registers.
 
 use super::ops::{access, Access};
-use crate::insts::Insts;
+use crate::insts::{Insts, Version};
 use crate::vir::Earlier;
 use eu::{Instruction, MachineConfig, Program};
 use rustc_hash::FxHashMap;
@@ -52,45 +52,45 @@ pub fn shared_access(i: &Instruction) -> Rc<Access> {
 pub type Footprints = Rc<[Rc<Access>]>;
 
 thread_local! {
-    /// The last instruction list whose footprints this thread took, and
+    /// The last instruction list whose footprints this thread took (as a
+    /// version: keeping it does not make the next edit copy the list), and
     /// them.
-    static LAST_FOOTPRINTS: RefCell<Option<(Insts, Footprints)>> = const { RefCell::new(None) };
+    static LAST_FOOTPRINTS: RefCell<Option<(Version, Footprints)>> = const { RefCell::new(None) };
 }
 
 /// The footprints of `insts`: the very ones ([`Rc::ptr_eq`]) of the last
 /// call on this thread when the list is the same (known from its identity,
 /// [`Insts::id`], or else compared), and otherwise those of the
-/// instructions found in that list ([`Earlier`]) taken from there, the
-/// others computed. The passes run one after another on one program, each
-/// changing a few instructions, and most runs change none. (Not through
-/// [`shared_access`]'s table: four in five of a list's new instructions
-/// were new to the thread too, and looking them up cost more than the
-/// fifth saved.)
+/// instructions found in that list ([`Earlier::since`]: from the edits
+/// that made this list from it, or by comparison while its instructions
+/// are held) taken from there, the others computed. The passes run one
+/// after another on one program, each changing a few instructions, and
+/// most runs change none. (Not through [`shared_access`]'s table: four in
+/// five of a list's new instructions were new to the thread too, and
+/// looking them up cost more than the fifth saved.)
 pub fn footprints(insts: &Insts) -> Footprints {
     LAST_FOOTPRINTS.with(|last| {
         let mut last = last.borrow_mut();
+        let fresh = || insts.iter().map(|i| Rc::new(access(i))).collect();
         let acc: Footprints = match last.as_ref() {
             Some((before, acc)) if before.id() == insts.id() => return acc.clone(),
-            Some((before, acc)) => {
-                let earlier = Earlier::between_lists(insts, before);
-                if earlier.same() {
-                    // Kept under the new identity: keeping a list is a
-                    // reference, not a copy.
-                    acc.clone()
-                } else {
-                    insts
-                        .iter()
-                        .enumerate()
-                        .map(|(k, i)| match earlier.index(k) {
-                            Some(e) => acc[e].clone(),
-                            None => Rc::new(access(i)),
-                        })
-                        .collect()
-                }
-            }
-            None => insts.iter().map(|i| Rc::new(access(i))).collect(),
+            Some((before, acc)) => match Earlier::since(insts, before) {
+                // Kept under the new identity: keeping a list is a
+                // reference, not a copy.
+                Some(earlier) if earlier.same() => acc.clone(),
+                Some(earlier) => insts
+                    .iter()
+                    .enumerate()
+                    .map(|(k, i)| match earlier.index(k) {
+                        Some(e) => acc[e].clone(),
+                        None => Rc::new(access(i)),
+                    })
+                    .collect(),
+                None => fresh(),
+            },
+            None => fresh(),
         };
-        *last = Some((insts.clone(), acc.clone()));
+        *last = Some((insts.version(), acc.clone()));
         acc
     })
 }

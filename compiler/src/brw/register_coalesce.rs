@@ -383,13 +383,20 @@ fn can_coalesce(
 
 /// Renames S (registers `[first, first + size)`) by `dr` registers.
 fn rename(p: &mut VProgram, first: u32, size: u32, dr: i64) {
-    let map = |r: &mut u32| {
-        if *r >= first && *r < first + size {
-            *r = (*r as i64 + dr) as u32;
+    // Only the instructions that name a renamed register are written back
+    // (tracked edits: the rest keep their place in the list's origins).
+    for k in 0..p.insts.len() {
+        let mut inst = p.insts[k];
+        let mut renamed = false;
+        inst.for_each_grf_mut(|r| {
+            if *r >= first && *r < first + size {
+                *r = (*r as i64 + dr) as u32;
+                renamed = true;
+            }
+        });
+        if renamed {
+            p.insts[k] = inst;
         }
-    };
-    for inst in &mut p.insts {
-        inst.for_each_grf_mut(map);
     }
 }
 
