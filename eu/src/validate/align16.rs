@@ -10,7 +10,7 @@
 
 use super::inst::is_mixed_float;
 use super::Sink;
-use crate::isa::{DstKind, Instruction, MachineConfig, Opcode, PredMode, SrcKind};
+use crate::isa::{DstKind, Instruction, MachineConfig, Opcode, PredMode, Src, SrcKind};
 
 /// The instruction-level Align16 rules.
 pub(crate) fn check(i: &Instruction, cfg: &MachineConfig, s: &mut Sink<'_>) {
@@ -96,11 +96,8 @@ pub(crate) fn check(i: &Instruction, cfg: &MachineConfig, s: &mut Sink<'_>) {
 /// swizzle may pick inside the register file and two registers.
 pub(crate) fn check_srcs(i: &Instruction, gb: u64, file: u64, s: &mut Sink<'_>) {
     for (k, src) in i.srcs.iter().enumerate() {
-        let sz = src.ty.size() as u64;
-        let sub = match src.kind {
-            SrcKind::Grf { sub, .. } => sub as u64 * sz,
-            SrcKind::Flag { sub, .. } => sub as u64 * sz,
-            SrcKind::Imm(_) | SrcKind::Null => continue,
+        let Some(sub) = sub_bytes(src) else {
+            continue;
         };
         let r = src.region;
         if ![0, 2, 4].contains(&r.v) || r.w != 4 || r.h != 1 {
@@ -139,17 +136,23 @@ pub(crate) fn check_srcs(i: &Instruction, gb: u64, file: u64, s: &mut Sink<'_>) 
     }
 }
 
+/// The byte of its register a register source starts at (None for
+/// immediates and null).
+fn sub_bytes(src: &Src) -> Option<u64> {
+    let sz = src.ty.size() as u64;
+    match src.kind {
+        SrcKind::Grf { sub, .. } => Some(sub as u64 * sz),
+        SrcKind::Flag { sub, .. } => Some(sub as u64 * sz),
+        SrcKind::Imm(_) | SrcKind::Null => None,
+    }
+}
+
 /// Where the bytes a swizzle may pick of an Align16 source end, from the
 /// start of its register.
-fn src_end(i: &Instruction, src: &crate::isa::Src) -> u64 {
+fn src_end(i: &Instruction, src: &Src) -> u64 {
     let sz = src.ty.size() as u64;
-    let sub = match src.kind {
-        SrcKind::Grf { sub, .. } => sub as u64 * sz,
-        SrcKind::Flag { sub, .. } => sub as u64 * sz,
-        SrcKind::Imm(_) | SrcKind::Null => 0,
-    };
     let vertices = (i.exec_size as u64).div_ceil(4);
-    sub + ((vertices.max(1) - 1) * src.region.v as u64 + 3) * sz + sz
+    sub_bytes(src).unwrap_or(0) + ((vertices.max(1) - 1) * src.region.v as u64 + 3) * sz + sz
 }
 
 /// The `grf-bounds` rule for Align16 GRF source `k` of `i`.
