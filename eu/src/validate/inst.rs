@@ -80,9 +80,15 @@ pub(crate) fn is_mixed_float(i: &Instruction) -> bool {
     has_f && has_hf
 }
 
+/// Whether the execution size is one the encoding has (1 to 32, powers
+/// of two).
+fn exec_size_ok(i: &Instruction) -> bool {
+    [1, 2, 4, 8, 16, 32].contains(&i.exec_size)
+}
+
 pub(crate) fn check(i: &Instruction, cfg: &MachineConfig, s: &mut Sink<'_>) {
     let op = i.op;
-    if ![1, 2, 4, 8, 16, 32].contains(&i.exec_size) {
+    if !exec_size_ok(i) {
         s.err(
             "exec-size",
             format!("execution size {} is not 1, 2, 4, 8, 16 or 32", i.exec_size),
@@ -342,7 +348,7 @@ fn check_alu(i: &Instruction, cfg: &MachineConfig, s: &mut Sink<'_>) {
 /// instruction that breaks no other rule (on one that does, what this
 /// says does not matter, but it neither panics nor loops).
 pub(crate) fn check_placement(i: &Instruction, cfg: &MachineConfig, s: &mut Sink<'_>) {
-    if ![1, 2, 4, 8, 16, 32].contains(&i.exec_size) {
+    if !exec_size_ok(i) {
         return;
     }
     match i.op {
