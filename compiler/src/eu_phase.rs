@@ -14,8 +14,8 @@
 use crate::memo::{self, Kept};
 use crate::passes::{self, PassCtx, PassSet, Stage};
 use crate::{
-    check, check_since, check_virtual, regalloc, trace, Code, CompileError, CompileOptions,
-    Compiled, Observer, Snapshot, StageId, StaticStats, VProgram, MAX_ROUNDS,
+    check_assigned, check_since, check_virtual, regalloc, trace, Code, CompileError,
+    CompileOptions, Compiled, Observer, Snapshot, StageId, StaticStats, VProgram, MAX_ROUNDS,
 };
 use std::cell::RefCell;
 
@@ -159,9 +159,17 @@ fn optimize(
         }
     }
     observer.begin(StageId::Regalloc);
-    let physical = regalloc::allocate_with(&v, ctx.bugs, passes.spill_all)?;
+    let (physical, spilled) = regalloc::allocate_assigned(&v, ctx.bugs, passes.spill_all)?;
     let machine = v.physical_machine();
-    check(&physical, &machine, StageId::Regalloc)?;
+    // The physical instructions assigned from ones that passed in the last
+    // checked code have the same unplaced forms, on a register file of the
+    // same shape: only their placement is asked about.
+    let assigned = spilled.as_ref().unwrap_or(&v);
+    let shape = eu::validate::shape_machine;
+    let shaped = (shape(&checked.1) == shape(&machine))
+        .then(|| crate::vir::Earlier::since(&assigned.insts, &checked.0))
+        .flatten();
+    check_assigned(&physical.insts, shaped.as_deref(), &machine)?;
     observer.snapshot(Snapshot {
         stage: StageId::Regalloc,
         code: Code::Final(&physical),

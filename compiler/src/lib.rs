@@ -213,10 +213,6 @@ pub(crate) fn check_virtual(v: &VProgram, stage: StageId) -> Result<(), CompileE
     check_since(&v.insts, None, &v.machine(), stage)
 }
 
-fn check(p: &eu::Program, machine: &eu::MachineConfig, stage: StageId) -> Result<(), CompileError> {
-    check_since(&p.insts, None, machine, stage)
-}
-
 /// Validates the program `insts` after `stage`, given which of its
 /// instructions were found in the last program that passed (`known`, or
 /// none): they are known to pass their own rules, so they need not be
@@ -229,12 +225,47 @@ fn check_since(
 ) -> Result<(), CompileError> {
     // A pass changes a few instructions: those found in the earlier list
     // passed there. Ask the validator about the others once per distinct
-    // instruction on this thread, and for the violations only when
-    // something is wrong.
+    // instruction on this thread.
     let known = |k: usize| known.is_some_and(|e| e.index(k).is_some());
-    if eu::validate::valid_given(insts, machine, |k, i| {
+    check_given(insts, machine, stage, |k, i| {
         known(k) || brw::ops::instruction_ok(i, machine)
-    }) {
+    })
+}
+
+/// Validates the physical program `insts` after register allocation,
+/// given which instructions of the virtual program it was assigned from
+/// were found in the last virtual code that passed, on a register file of
+/// the same shape (`shaped`, or none). Assignment changes only GRF
+/// numbers, so those instructions are known to pass the rules that do not
+/// read them ([`eu::validate::shape_ok`]); only the placement rules are
+/// asked about them.
+fn check_assigned(
+    insts: &[eu::Instruction],
+    shaped: Option<&vir::Earlier>,
+    machine: &eu::MachineConfig,
+) -> Result<(), CompileError> {
+    let shaped = |k: usize| shaped.is_some_and(|e| e.index(k).is_some());
+    check_given(insts, machine, StageId::Regalloc, |k, i| {
+        if shaped(k) {
+            let ok = eu::validate::placement_ok(i, machine);
+            debug_assert_eq!(ok, eu::validate::instruction_ok(i, machine), "{i:?}");
+            ok
+        } else {
+            brw::ops::instruction_ok(i, machine)
+        }
+    })
+}
+
+/// Validates `insts` after `stage`, where `ok(k, i)` tells whether
+/// instruction k, `i`, passes its own rules; the full validator runs for
+/// the violations only when something is wrong.
+fn check_given(
+    insts: &[eu::Instruction],
+    machine: &eu::MachineConfig,
+    stage: StageId,
+    ok: impl Fn(usize, &eu::Instruction) -> bool,
+) -> Result<(), CompileError> {
+    if eu::validate::valid_given(insts, machine, ok) {
         return Ok(());
     }
     let p = eu::Program {
@@ -282,5 +313,44 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn an_assigned_check_asks_placement_of_known_shapes_and_everything_of_the_rest() {
+        let end = "send(8) null g0 end { align1 1Q EOT };";
+        let m = eu::MachineConfig::GFX11;
+        let first_error = |text: &str, shaped: Option<&vir::Earlier>| {
+            let insts = eu::parse_program(text).unwrap().insts;
+            match check_assigned(&insts, shaped, &m) {
+                Ok(()) => None,
+                Err(CompileError::InvalidEu {
+                    stage, index, rule, ..
+                }) => {
+                    assert_eq!(stage, StageId::Regalloc);
+                    Some((index, rule))
+                }
+                Err(e) => panic!("{e:?}"),
+            }
+        };
+        // A SIMD16 dword write from g127 runs past the register file: a
+        // placement rule, asked even when the shape is known.
+        let past = format!("mov(16) g127<1>UD g3<8,8,1>UD\n{end}");
+        let insts = eu::parse_program(&past).unwrap().insts;
+        // Nothing found earlier, and everything.
+        let none = vir::Earlier::between(&insts, &[]);
+        let known = vir::Earlier::between(&insts, &insts);
+        assert!(known.same() && none.index(0).is_none());
+        assert_eq!(first_error(&past, Some(&known)), Some((0, "grf-bounds")));
+        assert_eq!(first_error(&past, Some(&none)), Some((0, "grf-bounds")));
+        assert_eq!(first_error(&past, None), Some((0, "grf-bounds")));
+        // A shape rule is asked about an instruction whose shape is not
+        // known: a byte may not be the second source of a two-source
+        // instruction on Gfx11.
+        let bad = format!("add(8) g5<1>W g3<8,8,1>W g4<8,8,1>B\n{end}");
+        assert_eq!(first_error(&bad, None), Some((0, "byte-src1")));
+        assert_eq!(first_error(&bad, Some(&none)), Some((0, "byte-src1")));
+        // Placed anywhere inside the file, a valid shape passes.
+        let fine = format!("mov(16) g126<1>UD g3<8,8,1>UD\n{end}");
+        assert_eq!(first_error(&fine, Some(&known)), None);
     }
 }

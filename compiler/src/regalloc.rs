@@ -365,6 +365,18 @@ pub fn allocate_with(
     bugs: BugSet,
     spill_all: bool,
 ) -> Result<eu::Program, CompileError> {
+    allocate_assigned(p, bugs, spill_all).map(|(program, _)| program)
+}
+
+/// [`allocate_with`], and the program the registers were assigned in when
+/// it is not `p` (`p` with spill code). Instruction k of the physical
+/// program is instruction k of that program with only its GRF numbers
+/// changed ([`eu::Instruction::unplaced`] gives the same form).
+pub fn allocate_assigned(
+    p: &VProgram,
+    bugs: BugSet,
+    spill_all: bool,
+) -> Result<(eu::Program, Option<VProgram>), CompileError> {
     crate::brw::cfg::Cfg::of(&p.insts).map_err(cf_invalid)?;
     let reg_end = p.reg_end();
     let acc = crate::brw::ops::footprints(&p.insts);
@@ -416,13 +428,13 @@ pub fn allocate_with(
         let failed = match scan(q, &iv, &order, &hints, false) {
             Ok(b) => {
                 hit(cov::FIRST_FIT);
-                return assign(q, &b);
+                return Ok((assign(q, &b)?, spilled));
             }
             Err(v) => v,
         };
         if let Ok(b) = scan(q, &iv, &order, &hints, true) {
             hit(cov::TOP_DOWN);
-            return assign(q, &b);
+            return Ok((assign(q, &b)?, spilled));
         }
         // Spill one of the values live where the first scan failed.
         let at = iv[failed].map_or(0, |(lo, _)| lo);
