@@ -98,15 +98,29 @@ pub(crate) fn decode(insts: &[Instruction], cfg: &MachineConfig, cf: &CfInfo) ->
             }
         }
     }
+    let mut decoded = Vec::with_capacity(insts.len());
+    for i in insts {
+        decode_into(&mut decoded, i, cfg);
+    }
     Decoded {
-        insts: insts.iter().map(|i| decode_inst(i, cfg)).collect(),
+        insts: decoded,
         loop_starts: cf.loop_starts.clone(),
         halt_target,
         max_depth: cf.max_depth as usize,
     }
 }
 
+/// Decodes one instruction.
+#[cfg(test)]
 pub(crate) fn decode_inst(i: &Instruction, cfg: &MachineConfig) -> DInst {
+    let mut out = Vec::with_capacity(1);
+    decode_into(&mut out, i, cfg);
+    out.pop().expect("decoded")
+}
+
+/// Decodes `i` onto the end of `out` (where it is filled in: a decoded
+/// instruction is several hundred bytes, not worth moving).
+fn decode_into(out: &mut Vec<DInst>, i: &Instruction, cfg: &MachineConfig) {
     let exec = i.exec_size.clamp(1, 32) as u32;
     let gb = cfg.grf_bytes as u64;
     let file_bytes = cfg.grf_file_bytes();
@@ -130,14 +144,16 @@ pub(crate) fn decode_inst(i: &Instruction, cfg: &MachineConfig) -> DInst {
     };
     let mut srcs = Vec::with_capacity(i.srcs.len());
     for (k, s) in i.srcs.iter().enumerate() {
-        let mut d = DSrc {
+        // Filled where it lies: a decoded source is 200 bytes.
+        srcs.push(DSrc {
             file: File::Null,
             ty: s.ty,
             neg: s.neg,
             abs: s.abs,
             off: [0; 32],
             imm: [0; 8],
-        };
+        });
+        let d = srcs.last_mut().expect("just pushed");
         let sz = s.ty.size() as u64;
         let (v, w, h) = (
             s.region.v as u64,
@@ -206,7 +222,6 @@ pub(crate) fn decode_inst(i: &Instruction, cfg: &MachineConfig) -> DInst {
             }
             SrcKind::Null => {}
         }
-        srcs.push(d);
     }
     let mut dst = DDst {
         file: File::Null,
@@ -243,7 +258,7 @@ pub(crate) fn decode_inst(i: &Instruction, cfg: &MachineConfig) -> DInst {
     } else {
         Dom::Int
     };
-    let mut d = DInst {
+    out.push(DInst {
         op: i.op,
         math: i.math,
         msg: i.msg,
@@ -265,9 +280,9 @@ pub(crate) fn decode_inst(i: &Instruction, cfg: &MachineConfig) -> DInst {
         wmask: i.writemask_channels().unwrap_or(u32::MAX),
         fault,
         int: None,
-    };
-    d.int = IntInst::of(&d);
-    d
+    });
+    let d = out.last_mut().expect("just pushed");
+    d.int = IntInst::of(d);
 }
 
 #[cfg(test)]
