@@ -506,9 +506,9 @@ fn assign(p: &VProgram, base: &[Option<u32>]) -> Result<eu::Program, CompileErro
         Ok(b + first - p.vgrfs[v].first)
     };
     let span = |bytes: Option<(u32, u32)>| bytes.map(crate::vir::regs_of);
-    let mut out = Vec::with_capacity(p.insts.len());
-    for (i, inst) in p.insts.iter().enumerate() {
-        let mut n = *inst;
+    // Copied whole, then rewritten in place.
+    let mut out = p.insts.to_vec();
+    for (i, n) in out.iter_mut().enumerate() {
         if let DstKind::Grf { nr, sub } = n.dst.kind {
             let (f, l) = span(crate::vir::dst_bytes(&n.dst, n.exec_size)).unwrap_or((nr, nr));
             n.dst.kind = DstKind::Grf {
@@ -539,7 +539,6 @@ fn assign(p: &VProgram, base: &[Option<u32>]) -> Result<eu::Program, CompileErro
                 *regs[k] = if end { mapped.unwrap_or(0) } else { mapped? };
             }
         }
-        out.push(n);
     }
     if payload_read.get() {
         hit(cov::PAYLOAD_OPERAND);

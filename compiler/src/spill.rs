@@ -340,8 +340,20 @@ impl Spiller {
         // instruction, so the list seldom grows by copying.
         out.reserve(old.len() * 3 / 2);
         let mut new_index = Vec::with_capacity(old.len() + 1);
-        for (k, mut inst) in old.iter().copied().enumerate() {
-            new_index.push(out.len() as u32);
+        // Copies the untouched instructions `run` of `old` at once.
+        let copy_run = |run: std::ops::Range<usize>,
+                        out: &mut Vec<Instruction>,
+                        from: &mut Vec<u32>,
+                        new_index: &mut Vec<u32>| {
+            let at = out.len();
+            new_index.extend((at..at + run.len()).map(|k| k as u32));
+            from.resize(at, Origin::NEW);
+            from.extend(run.clone().map(|k| k as u32));
+            out.extend_from_slice(&old[run]);
+        };
+        // The first untouched instruction not copied yet.
+        let mut run_start = 0;
+        for (k, inst) in old.iter().enumerate() {
             // Most instructions touch no spilled vgrf: they stay as they
             // are, without working out their operands' extents (asked as
             // below: a source by its register, the destination by the
@@ -355,11 +367,12 @@ impl Spiller {
                     && crate::vir::dst_bytes(&inst.dst, inst.exec_size)
                         .is_some_and(|b| scratch_of(regs_of(b).0).is_some()));
             if untouched {
-                from.resize(out.len(), Origin::NEW);
-                from.push(k as u32);
-                out.push(inst);
                 continue;
             }
+            copy_run(run_start..k, &mut out, &mut from, &mut new_index);
+            run_start = k + 1;
+            new_index.push(out.len() as u32);
+            let mut inst = *inst;
             let mut after = Vec::new();
             // Sources and message payloads read, one fill each.
             let exec = inst.exec_size;
@@ -468,6 +481,7 @@ impl Spiller {
             out.push(inst);
             out.append(&mut after);
         }
+        copy_run(run_start..old.len(), &mut out, &mut from, &mut new_index);
         from.resize(out.len(), Origin::NEW);
         new_index.push(out.len() as u32);
         for inst in &mut out {
