@@ -67,9 +67,7 @@ impl VProgram {
 
     /// One past the last register in use.
     pub fn reg_end(&self) -> u32 {
-        self.vgrfs
-            .last()
-            .map_or(self.payload_grfs, |v| v.first + v.size)
+        reg_end(&self.vgrfs, self.payload_grfs)
     }
 
     /// Allocates a vgrf of at least `bytes` bytes; returns its first register.
@@ -210,6 +208,12 @@ fn resolve_tracked(insts: &mut Insts) -> Result<(), eu::cf::CfError> {
         }
     }
     Ok(())
+}
+
+/// One past the last register in use by a program with these virtual
+/// registers (in order) and payload size.
+pub fn reg_end(vgrfs: &[Vgrf], payload_grfs: u32) -> u32 {
+    vgrfs.last().map_or(payload_grfs, |v| v.first + v.size)
 }
 
 /// The vgrf owning each register of a program ([`VProgram::vgrf_owners`]).

@@ -270,13 +270,16 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
         return false;
     };
     // The live sets of the program as it was, computed only when a match
-    // asks whether its result is still read (most runs match nothing).
-    let before = p.clone();
+    // asks whether its result is still read (most runs match nothing),
+    // from what the analysis reads of it: not a copy of the program, which
+    // would make the pass's first edit copy the instructions.
+    let (vgrfs, payload_grfs) = (p.vgrfs.clone(), p.payload_grfs);
     let live = OnceCell::new();
     let live_out = |b: usize| -> &LiveSet {
         &live
             .get_or_init(|| {
-                Liveness::compute(&before).expect("computable, as cfg_if_computable found")
+                Liveness::compute_given(access.clone(), &vgrfs, payload_grfs, |_| Some(cfg.clone()))
+                    .expect("computable, as cfg_if_computable found")
             })
             .live_out[b]
     };

@@ -214,16 +214,36 @@ impl Liveness {
     /// payload.
     pub fn compute(p: &VProgram) -> Option<Rc<Liveness>> {
         let acc = footprints(&p.insts);
+        Liveness::compute_given(acc, &p.vgrfs, p.payload_grfs, |acc| {
+            Liveness::cfg_if_computable(p, acc)
+        })
+    }
+
+    /// [`Liveness::compute`] of a program given what it reads of it: every
+    /// instruction's footprint, the virtual registers and the payload size,
+    /// and (asked only when the result is not the previous one) the CFG,
+    /// None when the analysis is not computable
+    /// ([`Liveness::cfg_if_computable`]). A pass that edits the program
+    /// in place computes the live sets of the program as it was from
+    /// these, without keeping a copy of its instructions.
+    pub fn compute_given(
+        acc: Footprints,
+        vgrfs: &[Vgrf],
+        payload_grfs: u32,
+        cfg: impl FnOnce(&Footprints) -> Option<Rc<Cfg>>,
+    ) -> Option<Rc<Liveness>> {
         let same = |(key, live): &(Key, Rc<Liveness>)| {
-            Rc::ptr_eq(&live.access, &acc) && key.0 == p.vgrfs && key.1 == p.payload_grfs
+            Rc::ptr_eq(&live.access, &acc) && key.0 == vgrfs && key.1 == payload_grfs
         };
         if let Some(live) =
             LAST.with(|l| l.borrow().as_ref().filter(|l| same(l)).map(|l| l.1.clone()))
         {
             return Some(live);
         }
-        let live = Rc::new(Liveness::analyse(p, acc)?);
-        let key = (p.vgrfs.clone(), p.payload_grfs);
+        let cfg = cfg(&acc)?;
+        let nregs = crate::vir::reg_end(vgrfs, payload_grfs) as usize;
+        let live = Rc::new(Liveness::analyse(cfg, acc, nregs));
+        let key = (vgrfs.to_vec(), payload_grfs);
         LAST.with(|l| *l.borrow_mut() = Some((key, live.clone())));
         Some(live)
     }
@@ -244,9 +264,7 @@ impl Liveness {
     }
 
     /// The analysis itself, given every instruction's footprint.
-    fn analyse(p: &VProgram, acc: Footprints) -> Option<Liveness> {
-        let cfg = Liveness::cfg_if_computable(p, &acc)?;
-        let nregs = p.reg_end() as usize;
+    fn analyse(cfg: Rc<Cfg>, acc: Footprints, nregs: usize) -> Liveness {
         let nb = cfg.blocks.len();
         let mut live_in = vec![LiveSet::new(nregs); nb];
         // Every block is visited at least once, which sets its live-out
@@ -287,13 +305,13 @@ impl Liveness {
                 }
             }
         }
-        Some(Liveness {
+        Liveness {
             cfg,
             access: acc,
             live_in,
             live_out,
             defined: OnceCell::new(),
-        })
+        }
     }
 
     /// Registers possibly written on some path to each block's entry and
