@@ -131,7 +131,9 @@ impl Bools {
     /// produces and reads.
     fn every_candidate(p: &VProgram) -> (Bools, Vec<Option<Producer>>) {
         let writes = footprints(&p.insts);
-        let mut writers = vec![SmallVec::new(); p.reg_end() as usize];
+        let mut writers: Vec<SmallVec<_>> = std::iter::repeat_with(SmallVec::new)
+            .take(p.reg_end() as usize)
+            .collect();
         for (w, a) in writes.iter().enumerate() {
             for &(r, _) in &a.writes {
                 if let Some(v) = writers.get_mut(r as usize) {
@@ -252,7 +254,8 @@ fn bools(p: &VProgram) -> Bools {
     // booleans depends on nothing else, and a producer only ever stops
     // being one, so any order of checks reaches the same (greatest)
     // fixpoint as checking every producer in rounds.
-    let mut users: Vec<SmallVec<[usize; 2]>> = vec![SmallVec::new(); nregs];
+    let mut users: Vec<SmallVec<[usize; 2]>> =
+        std::iter::repeat_with(SmallVec::new).take(nregs).collect();
     for (i, x) in prod.iter().enumerate() {
         let Some((_, srcs)) = x else { continue };
         for s in srcs {

@@ -576,7 +576,9 @@ impl RegisterIndex {
     /// Empty lists for registers `0..nregs` (more are added as needed).
     fn new(nregs: usize) -> RegisterIndex {
         RegisterIndex {
-            by_reg: vec![Instructions::new(); nregs],
+            by_reg: std::iter::repeat_with(Instructions::new)
+                .take(nregs)
+                .collect(),
         }
     }
 
