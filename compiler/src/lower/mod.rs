@@ -40,7 +40,7 @@ use crate::CompileError;
 use emit::{dest, imm, view, Loc};
 use eu::{FlagReg, Instruction, Opcode, Predicate, RegType};
 use ir::{Block, BlockId, CfNode, Jump, Program, ValueId, ValueMap};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// Bytes per lane of a new non-boolean value of `bits` bits: packed words
 /// for 16-bit values, a dword for 8- and 32-bit ones, a qword for 64-bit.
@@ -139,8 +139,8 @@ pub fn lower(p: &Program, opts: &CompileOptions) -> Result<VProgram, CompileErro
         bits: p.value_bits(),
         vals: ValueMap::with_bound(n),
         bool_width: boolean::bool_widths(p, opts.strategy),
-        phi_locs: HashMap::new(),
-        phi_copies: HashMap::new(),
+        phi_locs: HashMap::default(),
+        phi_copies: HashMap::default(),
         loop_starts: vec![],
         in_addr: None,
         out_addr: None,
@@ -169,7 +169,7 @@ pub fn lower(p: &Program, opts: &CompileOptions) -> Result<VProgram, CompileErro
 
 impl<'a> Lower<'a> {
     fn collect_phi_copies(&mut self) {
-        let mut map: HashMap<BlockId, Vec<(ValueId, ValueId)>> = HashMap::new();
+        let mut map: HashMap<BlockId, Vec<(ValueId, ValueId)>> = HashMap::default();
         self.p.for_each_block(&mut |b| {
             for phi in &b.phis {
                 for &(pred, src) in &phi.srcs {

@@ -34,7 +34,7 @@ use crate::coverage::hit;
 use crate::passes::IrCtx;
 use ir::cfg::Cfg;
 use ir::{Instr, Op, OpClass, Program, ValueId};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// What makes two instructions identical, with the same result size.
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -83,10 +83,10 @@ pub fn run(p: &mut Program, ctx: &IrCtx) -> bool {
     let mut subst = Subst::new(p.value_bound());
     // Every mergeable instruction seen so far, by key: its result size,
     // block index and value.
-    let mut seen: HashMap<Key, Vec<(u8, usize, ValueId)>> = HashMap::new();
+    let mut seen: HashMap<Key, Vec<(u8, usize, ValueId)>> = HashMap::default();
     // Every subgroup op kept so far, by key: its result size and block
     // index (for the coverage of the cross-invocation refusal only).
-    let mut pinned: HashMap<Key, Vec<(u8, usize)>> = HashMap::new();
+    let mut pinned: HashMap<Key, Vec<(u8, usize)>> = HashMap::default();
     let mut changed = false;
     // Program order visits a block's dominators before it, and an
     // instruction's sources before it.
