@@ -98,10 +98,13 @@ fn visit<'a>(
         *changed = true;
         return Cow::Owned(Access::default());
     }
-    let mut a = a.clone();
+    // Copied only when edited: most live instructions keep their
+    // footprint.
+    let mut a = Cow::Borrowed(a);
     if !grf_live && matches!(inst.dst.kind, DstKind::Grf { .. }) {
         hit(cov::NULL_DST);
         inst.dst.kind = DstKind::Null;
+        let a = a.to_mut();
         a.writes.clear();
         a.kill = None;
         *changed = true;
@@ -127,6 +130,7 @@ fn visit<'a>(
     if cmod_dead && !defines_op {
         hit(cov::REMOVE_CMOD);
         inst.cmod = None;
+        let a = a.to_mut();
         a.flag_writes &= !cmod_flags;
         a.flag_kill_lane &= !cmod_flags;
         a.flag_kill_full &= !cmod_flags;
@@ -145,36 +149,38 @@ fn visit<'a>(
             // at 16-bit subregister granularity, so a write covering
             // one byte (a SIMD8 half) kills the whole subregister,
             // including the other half's live bits.
+            let a = a.to_mut();
             a.flag_kill_lane = whole_subregs(a.flag_kill_lane);
             a.flag_kill_full = whole_subregs(a.flag_kill_full);
         } else {
             hit(cov::REFUSE_HALF_KILL);
         }
     }
-    let unpred = if inst.pred.is_some() {
+    // The flag bytes a kill here would matter for; the unpredicated
+    // footprint is worked out only when there are some.
+    let killable = a.flag_writes & after.flags() & !own_reads;
+    let unpred = if inst.pred.is_some() && killable != 0 {
         let mut u = *inst;
         u.pred = None;
         access(&u)
     } else {
         Access::default()
     };
-    let pred_kill = (unpred.flag_kill_lane | unpred.flag_kill_full)
-        & a.flag_writes
-        & after.flags()
-        & !own_reads;
+    let pred_kill = (unpred.flag_kill_lane | unpred.flag_kill_full) & killable;
     if pred_kill != 0 {
         if ctx.bugs.has(Bug::DcePredicatedKill) {
             // Injected bug (BUGS.md: dce-predicated-kill): a
             // predicated flag write kills like an unpredicated one,
             // although the channels whose predicate is false keep
             // their old bits.
+            let a = a.to_mut();
             a.flag_kill_lane |= unpred.flag_kill_lane & a.flag_writes;
             a.flag_kill_full |= unpred.flag_kill_full & a.flag_writes;
         } else {
             hit(cov::REFUSE_PREDICATED_KILL);
         }
     }
-    Cow::Owned(a)
+    a
 }
 
 #[cfg(test)]
