@@ -11,6 +11,9 @@ use crate::isa::{
 };
 use crate::types::RegType;
 use crate::validate::exec_type;
+use rustc_hash::FxHashMap;
+use std::cell::RefCell;
+use std::rc::Rc;
 
 /// Register file of a decoded operand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,7 +54,9 @@ pub(crate) struct DInst {
     pub(crate) math: Option<MathFn>,
     pub(crate) msg: Option<Message>,
     pub(crate) exec: u32,
-    /// Channels per hardware pass ([`Instruction::pass_width`]).
+    /// Channels the simulator runs at once: a hardware pass
+    /// ([`Instruction::pass_width`]), or every channel when no pass can
+    /// read what an earlier one wrote ([`independent_passes`]).
     pub(crate) pass_width: u32,
     pub(crate) group: u32,
     pub(crate) we_all: bool,
@@ -79,7 +84,9 @@ pub(crate) struct DInst {
 /// A decoded program.
 #[derive(Clone, Debug)]
 pub(crate) struct Decoded {
-    pub(crate) insts: Vec<DInst>,
+    /// The instructions, shared with this thread's memory of them
+    /// ([`decode_shared`]).
+    pub(crate) insts: Vec<Rc<DInst>>,
     /// Loops starting at each index (their WHILE indices, outermost first).
     pub(crate) loop_starts: Vec<Vec<u32>>,
     /// Whether an index is the UIP of some HALT.
@@ -98,34 +105,68 @@ pub(crate) fn decode(insts: &[Instruction], cfg: &MachineConfig, cf: &CfInfo) ->
             }
         }
     }
-    let mut decoded = Vec::with_capacity(insts.len());
-    for i in insts {
-        decode_into(&mut decoded, i, cfg);
-    }
     Decoded {
-        insts: decoded,
+        insts: insts.iter().map(|i| decode_shared(i, cfg)).collect(),
         loop_starts: cf.loop_starts.clone(),
         halt_target,
         max_depth: cf.max_depth as usize,
     }
 }
 
-/// Decodes one instruction.
-#[cfg(test)]
-pub(crate) fn decode_inst(i: &Instruction, cfg: &MachineConfig) -> DInst {
-    let mut out = Vec::with_capacity(1);
-    decode_into(&mut out, i, cfg);
-    out.pop().expect("decoded")
+/// Instructions a thread has decoded, for the machine they were decoded
+/// for: the configs of a campaign case compile to programs that share most
+/// of their instructions (six in ten of those simulated were decoded
+/// before on the same thread), and decoding one costs a thousand
+/// instructions where looking it up costs a hash and a compare.
+struct Known {
+    machine: Option<MachineConfig>,
+    table: FxHashMap<Instruction, Rc<DInst>>,
 }
 
-/// Decodes `i` onto the end of `out` (where it is filled in: a decoded
-/// instruction is several hundred bytes, not worth moving).
-fn decode_into(out: &mut Vec<DInst>, i: &Instruction, cfg: &MachineConfig) {
+thread_local! {
+    static KNOWN: RefCell<Known> = RefCell::new(Known {
+        machine: None,
+        table: FxHashMap::default(),
+    });
+}
+
+/// Distinct instructions a thread keeps decoded; past this the table
+/// starts over. A case's configs share a few hundred, and the table stays
+/// small enough for the core's L2 cache.
+const KNOWN_LIMIT: usize = 1 << 10;
+
+/// [`decode_inst`], once per distinct instruction and machine on this
+/// thread: decoding is a function of the two alone.
+fn decode_shared(i: &Instruction, cfg: &MachineConfig) -> Rc<DInst> {
+    KNOWN.with(|k| {
+        let mut k = k.borrow_mut();
+        if k.machine != Some(*cfg) {
+            k.table.clear();
+            k.machine = Some(*cfg);
+        }
+        if let Some(d) = k.table.get(i) {
+            return d.clone();
+        }
+        let d = Rc::new(decode_inst(i, cfg));
+        if k.table.len() >= KNOWN_LIMIT {
+            k.table.clear();
+        }
+        k.table.insert(*i, d.clone());
+        d
+    })
+}
+
+/// Decodes one instruction.
+pub(crate) fn decode_inst(i: &Instruction, cfg: &MachineConfig) -> DInst {
     let exec = i.exec_size.clamp(1, 32) as u32;
     let gb = cfg.grf_bytes as u64;
     let file_bytes = cfg.grf_file_bytes();
     let mut fault = None;
-    let mut check = |file: File, start_reg: u64, offs: &[u32], size: u32| {
+    // The bytes `[lo, hi)` each GRF or flag operand spans, by file, as
+    // `check` finds them: the sources' (at most three), then the
+    // destination's.
+    let mut spans: [(File, u64, u64); 4] = [(File::Null, 0, 0); 4];
+    let mut check = |slot: usize, file: File, start_reg: u64, offs: &[u32], size: u32| {
         let limit = if file == File::Flag { 8 } else { file_bytes };
         let mut lo = u64::MAX;
         let mut hi = 0u64;
@@ -135,6 +176,9 @@ fn decode_into(out: &mut Vec<DInst>, i: &Instruction, cfg: &MachineConfig) {
         }
         if offs.is_empty() {
             return;
+        }
+        if let Some(s) = spans.get_mut(slot) {
+            *s = (file, lo, hi);
         }
         if hi > limit {
             fault.get_or_insert(FaultKind::GrfOutOfRange { byte: hi - 1 });
@@ -191,12 +235,18 @@ fn decode_into(out: &mut Vec<DInst>, i: &Instruction, cfg: &MachineConfig) {
             SrcKind::Grf { nr, sub } => {
                 d.file = File::Grf;
                 place(nr as u64 * gb, sub as u64);
-                check(File::Grf, nr as u64, &d.off[..exec as usize], s.ty.size());
+                check(
+                    k,
+                    File::Grf,
+                    nr as u64,
+                    &d.off[..exec as usize],
+                    s.ty.size(),
+                );
             }
             SrcKind::Flag { nr, sub } => {
                 d.file = File::Flag;
                 place(nr as u64 * 4, sub as u64);
-                check(File::Flag, 0, &d.off[..exec as usize], s.ty.size());
+                check(k, File::Flag, 0, &d.off[..exec as usize], s.ty.size());
             }
             SrcKind::Imm(bits) => {
                 d.file = File::Imm;
@@ -240,6 +290,7 @@ fn decode_into(out: &mut Vec<DInst>, i: &Instruction, cfg: &MachineConfig) {
             place(nr as u64 * gb, sub as u64);
             dst.file = File::Grf;
             check(
+                3,
                 File::Grf,
                 nr as u64,
                 &dst.off[..exec as usize],
@@ -249,7 +300,7 @@ fn decode_into(out: &mut Vec<DInst>, i: &Instruction, cfg: &MachineConfig) {
         DstKind::Flag { nr, sub } => {
             place(nr as u64 * 4, sub as u64);
             dst.file = File::Flag;
-            check(File::Flag, 0, &dst.off[..exec as usize], i.dst.ty.size());
+            check(3, File::Flag, 0, &dst.off[..exec as usize], i.dst.ty.size());
         }
         DstKind::Null => {}
     }
@@ -258,12 +309,16 @@ fn decode_into(out: &mut Vec<DInst>, i: &Instruction, cfg: &MachineConfig) {
     } else {
         Dom::Int
     };
-    out.push(DInst {
+    let mut d = DInst {
         op: i.op,
         math: i.math,
         msg: i.msg,
         exec,
-        pass_width: u32::from(i.pass_width().max(1)),
+        pass_width: if independent_passes(&spans) {
+            exec
+        } else {
+            u32::from(i.pass_width().max(1))
+        },
         group: i.group as u32,
         we_all: i.we_all,
         eot: i.eot,
@@ -280,15 +335,85 @@ fn decode_into(out: &mut Vec<DInst>, i: &Instruction, cfg: &MachineConfig) {
         wmask: i.writemask_channels().unwrap_or(u32::MAX),
         fault,
         int: None,
-    });
-    let d = out.last_mut().expect("just pushed");
-    d.int = IntInst::of(d);
+    };
+    d.int = IntInst::of(&d);
+    d
+}
+
+/// Whether the passes of an instruction are independent, given the
+/// bytes its sources and its destination span (`spans`: the sources',
+/// then the destination's): no byte the destination writes is one a
+/// source reads (GRF bytes, or flag bytes when both are flags). Then
+/// running the channels pass by pass, each pass reading before it writes,
+/// computes what running them all at once does: no read can see a write
+/// of the same instruction either way, and the channels still run in
+/// order.
+fn independent_passes(spans: &[(File, u64, u64); 4]) -> bool {
+    let (file, dlo, dhi) = spans[3];
+    file == File::Null
+        || spans[..3]
+            .iter()
+            .all(|&(f, lo, hi)| f != file || hi <= dlo || dhi <= lo)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::isa::{Dst, Region, Src};
+
+    /// A thread decodes an instruction once per machine and hands the
+    /// same decoding out again; another machine decodes it anew.
+    #[test]
+    fn decodings_are_shared_per_machine() {
+        let i = crate::asm::parse_program("add(16) g100<1>UD g6<8,8,1>UD 0x00000001UD")
+            .unwrap()
+            .insts
+            .remove(0);
+        let gfx11 = MachineConfig::GFX11;
+        let first = decode_shared(&i, &gfx11);
+        assert!(Rc::ptr_eq(&first, &decode_shared(&i, &gfx11)));
+        assert_eq!(
+            format!("{first:?}"),
+            format!("{:?}", decode_inst(&i, &gfx11))
+        );
+        // With 64 registers, g100 is out of range: a fault, decoded as such.
+        let small = MachineConfig {
+            grf_count: 64,
+            ..gfx11
+        };
+        let other = decode_shared(&i, &small);
+        assert!(other.fault.is_some() && first.fault.is_none());
+        assert_eq!(
+            format!("{other:?}"),
+            format!("{:?}", decode_inst(&i, &small))
+        );
+        assert!(!Rc::ptr_eq(&first, &decode_shared(&i, &gfx11)));
+    }
+
+    /// An instruction runs its channels at once unless its destination
+    /// writes a byte a source reads; then in hardware passes of eight
+    /// channels (four with a 64-bit operand).
+    #[test]
+    fn passes_merge_only_when_no_source_byte_is_written() {
+        let width = |text: &str| {
+            let i = crate::asm::parse_program(text).unwrap().insts.remove(0);
+            decode_inst(&i, &MachineConfig::GFX11).pass_width
+        };
+        // The destination g4..g5 against sources elsewhere, scalar on
+        // g4.0, on g5 (the second half's first row), and just past it.
+        assert_eq!(width("add(16) g4<1>UD g6<8,8,1>UD 0x00000001UD"), 16);
+        assert_eq!(width("add(16) g4<1>UD g4<0,1,0>UD 0x00000001UD"), 8);
+        assert_eq!(width("add(16) g4<1>UD g5<8,8,1>UD 0x00000001UD"), 8);
+        // g2..g3 ends where the destination starts; g3..g4 does not.
+        assert_eq!(width("add(16) g4<1>UD g2<8,8,1>UD g6<0,1,0>UD"), 16);
+        assert_eq!(width("add(16) g4<1>UD g3<8,8,1>UD g6<0,1,0>UD"), 8);
+        assert_eq!(width("add(16) g4<1>UD g3.7<0,1,0>UD g6<0,1,0>UD"), 16);
+        // 64-bit: passes of four.
+        assert_eq!(width("add(8) g4<1>Q g8<4,4,1>Q g12<4,4,1>Q"), 8);
+        assert_eq!(width("add(8) g4<1>Q g5<4,4,1>Q g12<4,4,1>Q"), 4);
+        // No destination to overlap.
+        assert_eq!(width("cmp.l.f0.0(16) null<1>D g4<8,8,1>D g6<8,8,1>D"), 16);
+    }
 
     /// Every Align1 source region, width and type decodes to the offsets
     /// of channel c at row c / w, column c % w (the linear shortcut for
