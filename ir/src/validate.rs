@@ -5,6 +5,7 @@ use crate::op::Sig;
 use crate::print::{instr_text, phi_text};
 use crate::program::{Block, BlockId, CfNode, Instr, Program, ValueId};
 use crate::types::{mask, SizeSet, SlotType};
+use smallvec::SmallVec;
 use std::fmt;
 
 /// A rule the program breaks, with where.
@@ -461,13 +462,18 @@ impl Validator<'_> {
             }
         }
         for (k, instr) in b.instrs.iter().enumerate() {
-            let mut sizes = Vec::with_capacity(instr.srcs.len());
+            // Every source is checked (each reports its own errors); the
+            // signature only when all of them have a size.
+            let mut sizes: SmallVec<[u8; 4]> = SmallVec::with_capacity(instr.srcs.len());
+            let mut all = true;
             for &s in &instr.srcs {
                 let text = || instr_text(instr);
-                sizes.push(self.check_use(s, bi, k + 1, &text));
+                match self.check_use(s, bi, k + 1, &text) {
+                    Some(bits) => sizes.push(bits),
+                    None => all = false,
+                }
             }
-            if sizes.iter().all(|s| s.is_some()) {
-                let sizes: Vec<u8> = sizes.into_iter().flatten().collect();
+            if all {
                 self.signature(instr, &sizes, b.id);
             }
         }

@@ -299,14 +299,14 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
         avail.clear();
         let mut ver = [0u32; 8];
         for j in blk.start..blk.end {
-            let inst = p.insts[j];
-            // Whether J was rewritten (its footprint is then another one).
-            let mut rewritten = false;
+            // J's rewrite, decided while J is borrowed and made after.
+            let mut edit: Option<Instruction> = None;
+            let inst = &p.insts[j];
             // Footprints of the program as it was: instructions at j and
             // after are as they were then.
             let a = &access[j];
             let flag_reads = a.flag_lane_reads | a.flag_raw_reads;
-            if candidate(&inst) {
+            if candidate(inst) {
                 hit(if inst.dst.is_null() {
                     cov::CANDIDATE_FLAG_ONLY
                 } else {
@@ -319,14 +319,14 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
                 };
                 let matched = avail
                     .with_op(inst.op)
-                    .find(|e| same_op(&e.inst, &inst) && flags_same(e))
+                    .find(|e| same_op(&e.inst, inst) && flags_same(e))
                     .or_else(|| {
                         // Injected bug (BUGS.md: cse-flag-only-stale): a
                         // flag-only writer matches an identical earlier one
                         // even though the flag was rewritten in between.
                         avail.with_op(inst.op).rev().find(|e| {
                             inst.dst.is_null()
-                                && same_op(&e.inst, &inst)
+                                && same_op(&e.inst, inst)
                                 && ctx.bugs.has(Bug::CseFlagOnlyStale)
                         })
                     });
@@ -343,7 +343,7 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
                 let mut refused_sat = false;
                 let neg_matched = if matched.is_none() {
                     avail.with_op(inst.op).find(|e| {
-                        negated_mul(&e.inst, &inst) && flags_same(e) && {
+                        negated_mul(&e.inst, inst) && flags_same(e) && {
                             let refused = sat_refused(e);
                             refused_sat |= refused;
                             !refused
@@ -355,7 +355,7 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
                 if refused_sat {
                     hit(cov::REFUSE_NEG_SAT);
                 } else if matched.is_none() && neg_matched.is_none() {
-                    if let Some(why) = why_unmatched(&avail, &inst) {
+                    if let Some(why) = why_unmatched(&avail, inst) {
                         hit(why);
                     }
                 }
@@ -369,11 +369,9 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
                         })
                         || live_out(b).any_live(&e.writes);
                     if still_live {
-                        if let Some(m) = negated_copy_from(&e.inst, &inst, &machine) {
+                        if let Some(m) = negated_copy_from(&e.inst, inst, &machine) {
                             hit(cov::MERGE_NEGATED_MUL);
-                            p.insts[j] = m;
-                            rewritten = true;
-                            changed = true;
+                            edit = Some(m);
                         } else if e.inst.dst.ty.is_64bit() {
                             hit(cov::REFUSE_NEG_DF);
                         } else {
@@ -398,7 +396,7 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
                         hit(cov::REFUSE_DEAD);
                         None
                     } else {
-                        let copy = copy_from(&e.inst, &inst, &machine);
+                        let copy = copy_from(&e.inst, inst, &machine);
                         if copy.is_none() {
                             hit(cov::REFUSE_COPY_INVALID);
                         }
@@ -415,29 +413,35 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
                                 } else {
                                     cov::MERGE_DELETE_SAME_DST
                                 });
-                                p.insts[j].op = Opcode::Nop;
-                                rewritten = true;
+                                edit = Some(Instruction {
+                                    op: Opcode::Nop,
+                                    ..*inst
+                                });
                             }
                             Some(m) => {
                                 hit(cov::MERGE_COPY);
-                                if super::ops::is_pred_sel(&inst) {
+                                if super::ops::is_pred_sel(inst) {
                                     hit(cov::MERGE_COPY_SEL);
                                 }
-                                p.insts[j] = m;
-                                rewritten = true;
+                                edit = Some(m);
                             }
                         }
-                        changed = true;
                     }
                 }
             }
+            // Whether J was rewritten (its footprint is then another one).
+            let rewritten = edit.is_some();
+            if let Some(m) = edit {
+                p.insts[j] = m;
+                changed = true;
+            }
             // Effects of the (possibly rewritten) instruction.
-            let cur = p.insts[j];
+            let cur = &p.insts[j];
             let fresh;
             let a = if !rewritten {
                 &access[j]
             } else {
-                fresh = shared_access(&cur);
+                fresh = shared_access(cur);
                 &fresh
             };
             if !a.writes.is_empty() {
@@ -453,13 +457,13 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
                 avail.forget_masked();
             }
             let fr = a.flag_lane_reads | a.flag_raw_reads;
-            if cur.op != Opcode::Nop && candidate(&cur) && fr & a.flag_writes == 0 {
+            if cur.op != Opcode::Nop && candidate(cur) && fr & a.flag_writes == 0 {
                 // A candidate is an ALU instruction: its GRF reads are its
                 // sources' footprints, in order.
                 let reads: Footprint = a.reads.iter().map(|r| (r.reg, r.mask)).collect();
                 if !overlaps(&a.writes, &reads) {
                     avail.push(Entry {
-                        inst: cur,
+                        inst: *cur,
                         reads,
                         writes: a.writes.clone(),
                         flag_reads: fr,
