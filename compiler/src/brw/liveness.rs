@@ -47,30 +47,38 @@ use std::rc::Rc;
 /// A set of live GRF bytes and flag bytes, in both views.
 #[derive(Debug, PartialEq, Eq)]
 pub struct LiveSet {
-    /// Lane view: byte mask per register.
-    pub lane: Vec<u32>,
-    /// Raw view: byte mask per register.
-    pub raw: Vec<u32>,
+    /// Per register, its live bytes: the lane view's byte mask in the low
+    /// 32 bits, the raw view's in the high 32 (one word per register, so
+    /// copying, merging and comparing sets is one pass over one vector).
+    bytes: Vec<u64>,
     /// Lane view of the flag bytes.
     pub flag_lane: u8,
     /// Raw view of the flag bytes.
     pub flag_raw: u8,
 }
 
+/// A byte mask in the lane view's half of a register's word.
+fn lane_bits(m: u32) -> u64 {
+    u64::from(m)
+}
+
+/// A byte mask in the raw view's half of a register's word.
+fn raw_bits(m: u32) -> u64 {
+    u64::from(m) << 32
+}
+
 impl Clone for LiveSet {
     fn clone(&self) -> LiveSet {
         LiveSet {
-            lane: self.lane.clone(),
-            raw: self.raw.clone(),
+            bytes: self.bytes.clone(),
             flag_lane: self.flag_lane,
             flag_raw: self.flag_raw,
         }
     }
 
-    /// Copies `o` into the vectors this set already has.
+    /// Copies `o` into the vector this set already has.
     fn clone_from(&mut self, o: &LiveSet) {
-        self.lane.clone_from(&o.lane);
-        self.raw.clone_from(&o.raw);
+        self.bytes.clone_from(&o.bytes);
         self.flag_lane = o.flag_lane;
         self.flag_raw = o.flag_raw;
     }
@@ -80,29 +88,44 @@ impl LiveSet {
     /// The empty set over `nregs` registers.
     pub fn new(nregs: usize) -> LiveSet {
         LiveSet {
-            lane: vec![0; nregs],
-            raw: vec![0; nregs],
+            bytes: vec![0; nregs],
             flag_lane: 0,
             flag_raw: 0,
         }
     }
 
+    /// How many registers the set is over.
+    pub fn nregs(&self) -> usize {
+        self.bytes.len()
+    }
+
+    /// Register `r`'s live bytes in the lane view.
+    pub fn lane(&self, r: usize) -> u32 {
+        self.bytes[r] as u32
+    }
+
+    /// Register `r`'s live bytes in the raw view.
+    pub fn raw(&self, r: usize) -> u32 {
+        (self.bytes[r] >> 32) as u32
+    }
+
+    /// Register `r`'s live bytes in either view.
+    fn either(&self, r: usize) -> u32 {
+        let w = self.bytes[r];
+        (w | w >> 32) as u32
+    }
+
     /// Empties the set and makes it one over `nregs` registers.
     fn clear_to(&mut self, nregs: usize) {
-        for view in [&mut self.lane, &mut self.raw] {
-            view.clear();
-            view.resize(nregs, 0);
-        }
+        self.bytes.clear();
+        self.bytes.resize(nregs, 0);
         self.flag_lane = 0;
         self.flag_raw = 0;
     }
 
-    /// Adds `o` (a plain OR over both views, which the compiler vectorizes).
+    /// Adds `o` (a plain OR, which the compiler vectorizes).
     pub fn union_with(&mut self, o: &LiveSet) {
-        for (a, b) in self.lane.iter_mut().zip(&o.lane) {
-            *a |= b;
-        }
-        for (a, b) in self.raw.iter_mut().zip(&o.raw) {
+        for (a, b) in self.bytes.iter_mut().zip(&o.bytes) {
             *a |= b;
         }
         self.flag_lane |= o.flag_lane;
@@ -114,13 +137,12 @@ impl LiveSet {
         match a.kill {
             Some(Kill::Lane) => {
                 for &(r, m) in &a.writes {
-                    self.lane[r as usize] &= !m;
+                    self.bytes[r as usize] &= !lane_bits(m);
                 }
             }
             Some(Kill::Full) => {
                 for &(r, m) in &a.writes {
-                    self.lane[r as usize] &= !m;
-                    self.raw[r as usize] &= !m;
+                    self.bytes[r as usize] &= !(lane_bits(m) | raw_bits(m));
                 }
             }
             _ => {}
@@ -128,11 +150,11 @@ impl LiveSet {
         self.flag_lane &= !(a.flag_kill_lane | a.flag_kill_full);
         self.flag_raw &= !a.flag_kill_full;
         for rd in &a.reads {
-            if rd.raw {
-                self.raw[rd.reg as usize] |= rd.mask;
+            self.bytes[rd.reg as usize] |= if rd.raw {
+                raw_bits(rd.mask)
             } else {
-                self.lane[rd.reg as usize] |= rd.mask;
-            }
+                lane_bits(rd.mask)
+            };
         }
         self.flag_lane |= a.flag_lane_reads;
         self.flag_raw |= a.flag_raw_reads;
@@ -140,22 +162,20 @@ impl LiveSet {
 
     /// Whether any byte of the footprint is live (in either view).
     pub fn any_live(&self, fp: &[(u32, u32)]) -> bool {
-        fp.iter()
-            .any(|&(r, m)| (self.lane[r as usize] | self.raw[r as usize]) & m != 0)
+        fp.iter().any(|&(r, m)| self.either(r as usize) & m != 0)
     }
 
     /// Whether any byte of registers `[first, first + size)` is live.
     pub fn regs_live(&self, first: u32, size: u32) -> bool {
-        (first..first + size).any(|r| self.lane[r as usize] | self.raw[r as usize] != 0)
+        (first..first + size).any(|r| self.bytes[r as usize] != 0)
     }
 
     /// The registers with a live byte (in either view), in order.
     pub fn live_regs(&self) -> impl Iterator<Item = usize> + '_ {
-        self.lane
+        self.bytes
             .iter()
-            .zip(&self.raw)
             .enumerate()
-            .filter(|(_, (l, r))| *l | *r != 0)
+            .filter(|(_, w)| **w != 0)
             .map(|(k, _)| k)
     }
 
@@ -322,7 +342,7 @@ impl Liveness {
 
     /// The forward analysis behind [`Liveness::defined`].
     fn forward_defined(&self) -> Defined {
-        let nregs = self.live_in.first().map_or(0, |l| l.lane.len());
+        let nregs = self.live_in.first().map_or(0, LiveSet::nregs);
         let nb = self.cfg.blocks.len();
         let mut entry = vec![vec![false; nregs]; nb];
         let mut exit = vec![vec![false; nregs]; nb];
@@ -365,7 +385,7 @@ impl Liveness {
         // The walk's set reuses the room of the last walk's on this thread.
         let mut cur = WALK
             .take()
-            .unwrap_or_else(|| LiveSet::new(self.live_out[b].lane.len()));
+            .unwrap_or_else(|| LiveSet::new(self.live_out[b].nregs()));
         cur.clone_from(&self.live_out[b]);
         for i in (blk.start..blk.end).rev() {
             let a = f(i, &cur);
@@ -398,7 +418,7 @@ mod tests {
         assert!(!Rc::ptr_eq(&a, &b));
         let reads_g3 = |l: &Liveness| l.access[2].reads.iter().any(|r| r.reg == 3);
         assert!(!reads_g3(&b) && reads_g3(&a));
-        assert_eq!(b.live_in[0].lane[3], 0);
+        assert_eq!(b.live_in[0].lane(3), 0);
         // A different payload size is a different program too.
         p.payload_grfs += 1;
         assert!(!Rc::ptr_eq(&b, &Liveness::compute(&p).unwrap()));
@@ -416,7 +436,7 @@ mod tests {
         assert_eq!(l.cfg.blocks.len(), 1);
         let mut seen = vec![];
         l.walk_back(0, |i, after| {
-            seen.push((i, after.lane[2], after.lane[3], after.lane[4]));
+            seen.push((i, after.lane(2), after.lane(3), after.lane(4)));
             Cow::Borrowed(&*l.access[i])
         });
         assert_eq!(
@@ -429,8 +449,11 @@ mod tests {
             ]
         );
         // Only the ids (g1) are live on entry.
-        assert_eq!(l.live_in[0].lane[1], u32::MAX);
-        assert_eq!(l.live_in[0].lane[2..], [0, 0, 0]);
+        assert_eq!(l.live_in[0].lane(1), u32::MAX);
+        assert_eq!(
+            (2..5).map(|r| l.live_in[0].lane(r)).collect::<Vec<_>>(),
+            [0, 0, 0]
+        );
     }
 
     #[test]
@@ -481,14 +504,14 @@ mod tests {
         let l = Liveness::compute(&p).unwrap();
         let mut g2 = vec![];
         l.walk_back(0, |i, after| {
-            g2.push((i, after.lane[2], after.raw[2]));
+            g2.push((i, after.lane(2), after.raw(2)));
             Cow::Borrowed(&*l.access[i])
         });
         assert_eq!(
             g2,
             vec![(3, 0, 0), (2, 0, 0), (1, 0, u32::MAX), (0, 0, u32::MAX)]
         );
-        assert_eq!(l.live_in[0].raw[2], 0);
+        assert_eq!(l.live_in[0].raw(2), 0);
     }
 
     #[test]
