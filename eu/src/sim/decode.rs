@@ -11,9 +11,6 @@ use crate::isa::{
 };
 use crate::types::RegType;
 use crate::validate::exec_type;
-use rustc_hash::FxHashMap;
-use std::cell::RefCell;
-use std::rc::Rc;
 
 /// Register file of a decoded operand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,9 +81,7 @@ pub(crate) struct DInst {
 /// A decoded program.
 #[derive(Clone, Debug)]
 pub(crate) struct Decoded {
-    /// The instructions, shared with this thread's memory of them
-    /// ([`decode_shared`]).
-    pub(crate) insts: Vec<Rc<DInst>>,
+    pub(crate) insts: Vec<DInst>,
     /// Loops starting at each index (their WHILE indices, outermost first).
     pub(crate) loop_starts: Vec<Vec<u32>>,
     /// Whether an index is the UIP of some HALT.
@@ -105,59 +100,29 @@ pub(crate) fn decode(insts: &[Instruction], cfg: &MachineConfig, cf: &CfInfo) ->
             }
         }
     }
+    let mut decoded = Vec::with_capacity(insts.len());
+    for i in insts {
+        decode_into(&mut decoded, i, cfg);
+    }
     Decoded {
-        insts: insts.iter().map(|i| decode_shared(i, cfg)).collect(),
+        insts: decoded,
         loop_starts: cf.loop_starts.clone(),
         halt_target,
         max_depth: cf.max_depth as usize,
     }
 }
 
-/// Instructions a thread has decoded, for the machine they were decoded
-/// for: the configs of a campaign case compile to programs that share most
-/// of their instructions (six in ten of those simulated were decoded
-/// before on the same thread), and decoding one costs a thousand
-/// instructions where looking it up costs a hash and a compare.
-struct Known {
-    machine: Option<MachineConfig>,
-    table: FxHashMap<Instruction, Rc<DInst>>,
-}
-
-thread_local! {
-    static KNOWN: RefCell<Known> = RefCell::new(Known {
-        machine: None,
-        table: FxHashMap::default(),
-    });
-}
-
-/// Distinct instructions a thread keeps decoded; past this the table
-/// starts over. A case's configs share a few hundred, and the table stays
-/// small enough for the core's L2 cache.
-const KNOWN_LIMIT: usize = 1 << 10;
-
-/// [`decode_inst`], once per distinct instruction and machine on this
-/// thread: decoding is a function of the two alone.
-fn decode_shared(i: &Instruction, cfg: &MachineConfig) -> Rc<DInst> {
-    KNOWN.with(|k| {
-        let mut k = k.borrow_mut();
-        if k.machine != Some(*cfg) {
-            k.table.clear();
-            k.machine = Some(*cfg);
-        }
-        if let Some(d) = k.table.get(i) {
-            return d.clone();
-        }
-        let d = Rc::new(decode_inst(i, cfg));
-        if k.table.len() >= KNOWN_LIMIT {
-            k.table.clear();
-        }
-        k.table.insert(*i, d.clone());
-        d
-    })
-}
-
 /// Decodes one instruction.
+#[cfg(test)]
 pub(crate) fn decode_inst(i: &Instruction, cfg: &MachineConfig) -> DInst {
+    let mut out = Vec::with_capacity(1);
+    decode_into(&mut out, i, cfg);
+    out.pop().expect("decoded")
+}
+
+/// Decodes `i` onto the end of `out` (where it is filled in: a decoded
+/// instruction is several hundred bytes, not worth moving).
+fn decode_into(out: &mut Vec<DInst>, i: &Instruction, cfg: &MachineConfig) {
     let exec = i.exec_size.clamp(1, 32) as u32;
     let gb = cfg.grf_bytes as u64;
     let file_bytes = cfg.grf_file_bytes();
@@ -309,7 +274,7 @@ pub(crate) fn decode_inst(i: &Instruction, cfg: &MachineConfig) -> DInst {
     } else {
         Dom::Int
     };
-    let mut d = DInst {
+    out.push(DInst {
         op: i.op,
         math: i.math,
         msg: i.msg,
@@ -335,9 +300,9 @@ pub(crate) fn decode_inst(i: &Instruction, cfg: &MachineConfig) -> DInst {
         wmask: i.writemask_channels().unwrap_or(u32::MAX),
         fault,
         int: None,
-    };
-    d.int = IntInst::of(&d);
-    d
+    });
+    let d = out.last_mut().expect("just pushed");
+    d.int = IntInst::of(d);
 }
 
 /// Whether the passes of an instruction are independent, given the
@@ -360,35 +325,6 @@ fn independent_passes(spans: &[(File, u64, u64); 4]) -> bool {
 mod tests {
     use super::*;
     use crate::isa::{Dst, Region, Src};
-
-    /// A thread decodes an instruction once per machine and hands the
-    /// same decoding out again; another machine decodes it anew.
-    #[test]
-    fn decodings_are_shared_per_machine() {
-        let i = crate::asm::parse_program("add(16) g100<1>UD g6<8,8,1>UD 0x00000001UD")
-            .unwrap()
-            .insts
-            .remove(0);
-        let gfx11 = MachineConfig::GFX11;
-        let first = decode_shared(&i, &gfx11);
-        assert!(Rc::ptr_eq(&first, &decode_shared(&i, &gfx11)));
-        assert_eq!(
-            format!("{first:?}"),
-            format!("{:?}", decode_inst(&i, &gfx11))
-        );
-        // With 64 registers, g100 is out of range: a fault, decoded as such.
-        let small = MachineConfig {
-            grf_count: 64,
-            ..gfx11
-        };
-        let other = decode_shared(&i, &small);
-        assert!(other.fault.is_some() && first.fault.is_none());
-        assert_eq!(
-            format!("{other:?}"),
-            format!("{:?}", decode_inst(&i, &small))
-        );
-        assert!(!Rc::ptr_eq(&first, &decode_shared(&i, &gfx11)));
-    }
 
     /// An instruction runs its channels at once unless its destination
     /// writes a byte a source reads; then in hardware passes of eight
