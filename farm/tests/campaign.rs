@@ -16,7 +16,8 @@ fn farm(args: &[&str]) -> Output {
 }
 
 fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("farm-campaign-{}-{name}", std::process::id()));
+    let d = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("farm-campaign-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     d
 }

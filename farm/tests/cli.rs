@@ -21,7 +21,8 @@ fn stderr(o: &Output) -> String {
 }
 
 fn tmp(name: &str, text: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("farm-cli-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("farm-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let p = dir.join(name);
     std::fs::write(&p, text).unwrap();
@@ -345,7 +346,8 @@ fn asm_reads_the_listings_compile_prints_before_and_after_allocation() {
 
 #[test]
 fn stats_writes_shader_db_logs_and_reports_on_them() {
-    let out = std::env::temp_dir().join(format!("farm-cli-{}-sdb", std::process::id()));
+    let out = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("farm-cli-{}-sdb", std::process::id()));
     let o = farm(&[
         "stats",
         "corpus",

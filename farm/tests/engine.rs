@@ -17,7 +17,8 @@ use std::sync::Arc;
 const BUG: &str = "bool16-zero-extend";
 
 fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("farm-engine-{}-{name}", std::process::id()));
+    let d = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("farm-engine-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     d
 }

@@ -30,7 +30,8 @@ fn text(b: &[u8]) -> String {
 fn campaign() -> &'static PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("farm-report-{}", std::process::id()));
+        let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("farm-report-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let o = farm(&[
             "fuzz",
@@ -98,8 +99,8 @@ fn the_page_holds_every_bucket_and_loads_nothing() {
         assert!(html.contains(&format!("<td><code>{}</code></td>", p.full_name())));
     }
     // Written elsewhere, the page links the campaign by absolute address.
-    let elsewhere =
-        std::env::temp_dir().join(format!("farm-report-{}-copy.html", std::process::id()));
+    let elsewhere = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("farm-report-{}-copy.html", std::process::id()));
     let o = farm(&[
         "report",
         dir.to_str().unwrap(),
@@ -140,8 +141,8 @@ struct Browser {
 
 impl Browser {
     fn start() -> Browser {
-        let profile =
-            std::env::temp_dir().join(format!("farm-report-chromium-{}", std::process::id()));
+        let profile = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("farm-report-chromium-{}", std::process::id()));
         let (cmd_read, cmd_write) = std::io::pipe().unwrap();
         let (out_read, out_write) = std::io::pipe().unwrap();
         let mut c = Command::new("chromium");

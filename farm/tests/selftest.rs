@@ -37,7 +37,8 @@ fn selftest(out: &PathBuf, jobs: &str) -> (String, Value) {
 
 #[test]
 fn two_bugs_are_found_reduced_and_localized() {
-    let dir = std::env::temp_dir().join(format!("farm-selftest-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("farm-selftest-{}", std::process::id()));
     let (text, table) = selftest(&dir.join("j2"), "2");
     let rows = table["rows"].as_array().expect("rows");
     // BUGS.md order: cmod-prop-flag-subreg (eu:cmod-prop) before

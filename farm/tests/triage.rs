@@ -26,7 +26,8 @@ fn farm(args: &[&str]) -> Output {
 }
 
 fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("farm-triage-{}-{name}", std::process::id()));
+    let d = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("farm-triage-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     d
 }

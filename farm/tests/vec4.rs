@@ -52,7 +52,8 @@ fn vec4_profile_cases_agree_with_the_oracle_under_every_pass_set() {
 
 #[test]
 fn run_and_stats_take_the_vec4_backend() {
-    let dir = std::env::temp_dir().join(format!("farm-vec4-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("farm-vec4-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let profile = vec4_profile(&generator::Config::default()).unwrap();
     for seed in 0..40u64 {
@@ -97,7 +98,8 @@ fn run_and_stats_take_the_vec4_backend() {
 
 #[test]
 fn a_vec4_campaign_runs_every_case_under_the_vec4_backend() {
-    let out = std::env::temp_dir().join(format!("farm-vec4-fuzz-{}", std::process::id()));
+    let out = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("farm-vec4-fuzz-{}", std::process::id()));
     let o = farm(&[
         "fuzz",
         "--cases",

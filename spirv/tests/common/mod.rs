@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 /// A fresh scratch directory for this test process.
 pub fn scratch() -> PathBuf {
     static N: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
         "spirv-export-test-{}-{}",
         std::process::id(),
         N.fetch_add(1, Ordering::Relaxed)
