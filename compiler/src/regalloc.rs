@@ -70,10 +70,6 @@ pub fn intervals(p: &VProgram, live: &Liveness, bugs: BugSet) -> Vec<Option<(usi
             at(r.reg);
         }
     }
-    let defined = |d: &[bool], v: usize| {
-        let g = p.vgrfs[v];
-        (g.first..g.first + g.size).any(|r| d[r as usize])
-    };
     let d = live.defined();
     // What happened, recorded once per call (`cov`).
     let (mut at_entry, mut at_exit, mut carried_any, mut leaves_any) = (false, false, false, false);
@@ -86,12 +82,18 @@ pub fn intervals(p: &VProgram, live: &Liveness, bugs: BugSet) -> Vec<Option<(usi
             .all(|w| w[0].first + w[0].size <= w[1].first);
     for (b, blk) in live.cfg.blocks.iter().enumerate() {
         let boundaries = [
-            (&live.live_in[b], &d.entry[b], blk.start, &mut at_entry),
-            (&live.live_out[b], &d.exit[b], blk.end - 1, &mut at_exit),
+            (&live.live_in[b], true, blk.start, &mut at_entry),
+            (&live.live_out[b], false, blk.end - 1, &mut at_exit),
         ];
-        for (set, defs, at, extended) in boundaries {
+        for (set, at_entry_of_block, at, extended) in boundaries {
             let mut consider = |iv: &mut Vec<Option<(usize, usize)>>, v: usize| {
-                if defined(defs, v) {
+                let g = p.vgrfs[v];
+                let defined = if at_entry_of_block {
+                    d.any_at_entry(b, g.first, g.size)
+                } else {
+                    d.any_at_exit(b, g.first, g.size)
+                };
+                if defined {
                     let before = iv[v];
                     touch(iv, v, at);
                     *extended |= iv[v] != before;
@@ -124,8 +126,8 @@ pub fn intervals(p: &VProgram, live: &Liveness, bugs: BugSet) -> Vec<Option<(usi
                 continue;
             }
             let g = p.vgrfs[v];
-            let carried =
-                live.live_in[header].regs_live(g.first, g.size) && defined(&d.entry[header], v);
+            let carried = live.live_in[header].regs_live(g.first, g.size)
+                && d.any_at_entry(header, g.first, g.size);
             let leaves = exit.is_some_and(|e| live.live_in[e].regs_live(g.first, g.size));
             // Injected bug (BUGS.md: regalloc-loop-exit-live): a value that
             // only leaves the loop keeps its plain hull.

@@ -201,13 +201,45 @@ pub struct Liveness {
     defined: OnceCell<Defined>,
 }
 
-/// Registers possibly written on some path to each block's entry and exit.
+/// Registers possibly written on some path to each block's entry and exit:
+/// one bit per register, `words` words per block.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Defined {
-    /// `entry[b][r]`: register r may have been written before block b.
-    pub entry: Vec<Vec<bool>>,
-    /// `exit[b][r]`: register r may have been written by the end of block b.
-    pub exit: Vec<Vec<bool>>,
+    /// Words per block.
+    words: usize,
+    /// Block b's entry set in `entry[b * words..(b + 1) * words]`.
+    entry: Vec<u64>,
+    /// Block b's exit set, laid out as `entry`.
+    exit: Vec<u64>,
+}
+
+impl Defined {
+    /// Whether register `r` may have been written before block `b`.
+    pub fn at_entry(&self, b: usize, r: u32) -> bool {
+        Defined::bit(&self.entry, self.words, b, r)
+    }
+
+    /// Whether register `r` may have been written by the end of block `b`.
+    pub fn at_exit(&self, b: usize, r: u32) -> bool {
+        Defined::bit(&self.exit, self.words, b, r)
+    }
+
+    /// Whether any of registers `[first, first + size)` may have been
+    /// written before block `b`.
+    pub fn any_at_entry(&self, b: usize, first: u32, size: u32) -> bool {
+        (first..first + size).any(|r| self.at_entry(b, r))
+    }
+
+    /// Whether any of registers `[first, first + size)` may have been
+    /// written by the end of block `b`.
+    pub fn any_at_exit(&self, b: usize, first: u32, size: u32) -> bool {
+        (first..first + size).any(|r| self.at_exit(b, r))
+    }
+
+    fn bit(sets: &[u64], words: usize, b: usize, r: u32) -> bool {
+        let r = r as usize;
+        sets[b * words + r / 64] >> (r % 64) & 1 == 1
+    }
 }
 
 /// What the analysis reads of a program besides its instructions (whose
@@ -340,36 +372,54 @@ impl Liveness {
         self.defined.get_or_init(|| self.forward_defined())
     }
 
-    /// The forward analysis behind [`Liveness::defined`].
+    /// The forward analysis behind [`Liveness::defined`]: a block's exit
+    /// set is its entry set and the registers it writes; its entry set is
+    /// the union of its predecessors' exit sets. A worklist from the
+    /// blocks in order reaches the least fixpoint, as rounds over every
+    /// block would.
     fn forward_defined(&self) -> Defined {
         let nregs = self.live_in.first().map_or(0, LiveSet::nregs);
-        let nb = self.cfg.blocks.len();
-        let mut entry = vec![vec![false; nregs]; nb];
-        let mut exit = vec![vec![false; nregs]; nb];
-        let mut d = vec![false; nregs];
-        let mut changed = true;
-        while changed {
-            changed = false;
-            for b in 0..nb {
-                d.fill(false);
-                for &pr in &self.cfg.blocks[b].preds {
-                    for (x, y) in d.iter_mut().zip(&exit[pr]) {
-                        *x |= y;
-                    }
-                }
-                entry[b].copy_from_slice(&d);
-                for a in &self.access[self.cfg.blocks[b].start..self.cfg.blocks[b].end] {
-                    for &(r, _) in &a.writes {
-                        d[r as usize] = true;
-                    }
-                }
-                if d != exit[b] {
-                    exit[b].copy_from_slice(&d);
-                    changed = true;
+        let words = nregs.div_ceil(64);
+        let blocks = &self.cfg.blocks;
+        let nb = blocks.len();
+        // What each block writes (its exit set before any predecessor's).
+        let mut exit = vec![0u64; nb * words];
+        for (b, blk) in blocks.iter().enumerate() {
+            let gen = &mut exit[b * words..(b + 1) * words];
+            for a in &self.access[blk.start..blk.end] {
+                for &(r, _) in &a.writes {
+                    gen[r as usize / 64] |= 1 << (r % 64);
                 }
             }
         }
-        Defined { entry, exit }
+        let gens = exit.clone();
+        let mut entry = vec![0u64; nb * words];
+        let mut queued = vec![true; nb];
+        let mut work: std::collections::VecDeque<usize> = (0..nb).collect();
+        while let Some(b) = work.pop_front() {
+            queued[b] = false;
+            let range = b * words..(b + 1) * words;
+            let mut grew = false;
+            for k in range.clone() {
+                let mut d = 0;
+                for &pr in &blocks[b].preds {
+                    d |= exit[pr * words + k - range.start];
+                }
+                entry[k] = d;
+                let x = d | gens[k];
+                grew |= x != exit[k];
+                exit[k] = x;
+            }
+            if grew {
+                for &s in &blocks[b].succs {
+                    if !queued[s] {
+                        queued[s] = true;
+                        work.push_back(s);
+                    }
+                }
+            }
+        }
+        Defined { words, entry, exit }
     }
 
     /// Calls `f(index, live_after)` for each instruction of block `b`, last
@@ -495,6 +545,27 @@ mod tests {
     }
 
     #[test]
+    fn writes_are_defined_along_the_threads_path_and_not_before_it() {
+        // 0 mov.nz | 1 if | 2 mov g2 | 3 else | 4 mov g70 | 5 endif | 6 send
+        // The ELSE falls into the else-part (the thread runs the then-part
+        // first), so g2 may be defined there; g70 is not defined in the
+        // then-part. (g70 lies in the second word of the bit sets.)
+        let text = "mov.nz.f0.0(8) null<1>D g1<8,8,1>D\n(+f0.0) if(8) JIP: L0 UIP: L1\nmov(8) g2<1>D 1D\nelse(8) JIP: L1 UIP: L1\nL0:\nmov(8) g70<1>D 2D\nL1:\nendif(8) JIP: L2\nL2:\nsend(8) null g1 g2 st.b32 { align1 1Q EOT };";
+        let p = vprog(8, text, &[(2, 1), (70, 1)]);
+        let l = Liveness::compute(&p).unwrap();
+        let d = l.defined();
+        let (first, then, other, after) =
+            (0, l.cfg.block_of[2], l.cfg.block_of[4], l.cfg.block_of[6]);
+        let at = |b: usize| [2, 70].map(|r| (d.at_entry(b, r), d.at_exit(b, r)));
+        assert_eq!(at(first), [(false, false), (false, false)]);
+        assert_eq!(at(then), [(false, true), (false, false)]);
+        assert_eq!(at(other), [(true, true), (false, true)]);
+        assert_eq!(at(after), [(true, true), (true, true)]);
+        assert!(d.any_at_entry(after, 69, 2));
+        assert!(!d.any_at_entry(then, 1, 80));
+    }
+
+    #[test]
     fn raw_reads_survive_masked_kills() {
         // A NoMask prefill, a masked overwrite, a NoMask reader: the prefill
         // stays live through the masked write (raw view) but is killed by
@@ -522,8 +593,8 @@ mod tests {
         let l = Liveness::compute(&p).unwrap();
         let header = l.cfg.block_of[1];
         assert!(l.vgrf_live_in(&p, header, 0));
-        assert!(l.defined().entry[header][2]);
-        assert!(!l.defined().entry[0][2]);
+        assert!(l.defined().at_entry(header, 2));
+        assert!(!l.defined().at_entry(0, 2));
         // The WHILE's flag is live around the back edge into the header? No:
         // the cmp kills it before the WHILE reads it.
         assert_eq!(l.live_in[header].flag_lane, 0);
