@@ -12,6 +12,7 @@ pub mod coverage;
 mod eu_phase;
 pub mod insts;
 mod ir_phase;
+mod live_intervals;
 pub mod lower;
 mod memo;
 pub mod nir;

@@ -9,7 +9,9 @@
 //! covers the other arm of an IF that the value skips, which is what NoMask
 //! writes in that arm need. Two intervals conflict when they share an
 //! instruction (a value dying at an instruction never shares a register
-//! with one born there).
+//! with one born there). `crate::live_intervals` makes them, and keeps
+//! them up to date across the spills of one allocation instead of
+//! computing liveness again after each.
 //!
 //! # Loops
 //! For every loop `[start, WHILE]` a vgrf whose hull touches the loop is
@@ -36,6 +38,8 @@ pub mod cov;
 use crate::brw::liveness::Liveness;
 use crate::bugs::{Bug, BugSet};
 use crate::coverage::hit;
+pub use crate::live_intervals::{intervals, Interval};
+use crate::live_intervals::{intervals_and_parts, Tracked};
 use crate::spill::{self, Spiller};
 use crate::vir::{VProgram, GRF_BYTES};
 use crate::{CompileError, StageId};
@@ -43,115 +47,6 @@ use eu::{DstKind, Message, SrcKind};
 
 /// Physical GRFs on the modelled machine.
 const PHYS_GRFS: u32 = 128;
-
-/// Live intervals `[lo, hi]` (instruction indices) per vgrf; None for vgrfs
-/// no instruction touches.
-pub fn intervals(p: &VProgram, live: &Liveness, bugs: BugSet) -> Vec<Option<(usize, usize)>> {
-    let nv = p.vgrfs.len();
-    let mut iv: Vec<Option<(usize, usize)>> = vec![None; nv];
-    let touch = |iv: &mut Vec<Option<(usize, usize)>>, v: usize, i: usize| {
-        iv[v] = Some(iv[v].map_or((i, i), |(lo, hi)| (lo.min(i), hi.max(i))));
-    };
-    // The hull of the instructions writing or reading each vgrf: as the
-    // instructions come in order, the first touch is the low end and the
-    // last the high end.
-    let owners = p.vgrf_owners();
-    for (i, a) in live.access.iter().enumerate() {
-        let mut at = |r: u32| {
-            if let Some(v) = owners.of(r) {
-                let slot = &mut iv[v];
-                *slot = Some(slot.map_or((i, i), |(lo, _)| (lo, i)));
-            }
-        };
-        for w in &a.writes {
-            at(w.0);
-        }
-        for r in &a.reads {
-            at(r.reg);
-        }
-    }
-    let d = live.defined();
-    // What happened, recorded once per call (`cov`).
-    let (mut at_entry, mut at_exit, mut carried_any, mut leaves_any) = (false, false, false, false);
-    // When the vgrfs lie in order, apart and above the payload, every
-    // register of one belongs to it: the vgrfs live at a block boundary are
-    // the owners of its live registers, found without asking each vgrf.
-    let apart = p.vgrfs.first().is_none_or(|g| g.first >= p.payload_grfs)
-        && p.vgrfs
-            .windows(2)
-            .all(|w| w[0].first + w[0].size <= w[1].first);
-    for (b, blk) in live.cfg.blocks.iter().enumerate() {
-        let boundaries = [
-            (&live.live_in[b], true, blk.start, &mut at_entry),
-            (&live.live_out[b], false, blk.end - 1, &mut at_exit),
-        ];
-        for (set, at_entry_of_block, at, extended) in boundaries {
-            let mut consider = |iv: &mut Vec<Option<(usize, usize)>>, v: usize| {
-                let g = p.vgrfs[v];
-                let defined = if at_entry_of_block {
-                    d.any_at_entry(b, g.first, g.size)
-                } else {
-                    d.any_at_exit(b, g.first, g.size)
-                };
-                if defined {
-                    let before = iv[v];
-                    touch(iv, v, at);
-                    *extended |= iv[v] != before;
-                }
-            };
-            if apart {
-                let mut last = None;
-                for v in set.live_regs().filter_map(|r| owners.of(r as u32)) {
-                    if last != Some(v) {
-                        last = Some(v);
-                        consider(&mut iv, v);
-                    }
-                }
-            } else {
-                for (v, g) in p.vgrfs.iter().enumerate() {
-                    if set.regs_live(g.first, g.size) {
-                        consider(&mut iv, v);
-                    }
-                }
-            }
-        }
-    }
-    let n = p.insts.len();
-    for l in &live.cfg.loops {
-        let header = live.cfg.block_of[l.start];
-        let exit = (l.end + 1 < n).then(|| live.cfg.block_of[l.end + 1]);
-        for (v, slot) in iv.iter_mut().enumerate() {
-            let Some((lo, hi)) = *slot else { continue };
-            if hi < l.start || lo > l.end {
-                continue;
-            }
-            let g = p.vgrfs[v];
-            let carried = live.live_in[header].regs_live(g.first, g.size)
-                && d.any_at_entry(header, g.first, g.size);
-            let leaves = exit.is_some_and(|e| live.live_in[e].regs_live(g.first, g.size));
-            // Injected bug (BUGS.md: regalloc-loop-exit-live): a value that
-            // only leaves the loop keeps its plain hull.
-            let leaves = leaves && (carried || !bugs.has(Bug::RegallocLoopExitLive));
-            if carried || leaves {
-                carried_any |= carried;
-                leaves_any |= !carried;
-                *slot = Some((lo.min(l.start), hi.max(l.end)));
-            }
-        }
-    }
-    for (happened, point) in [
-        (at_entry, cov::EXTEND_BLOCK_ENTRY),
-        (at_exit, cov::EXTEND_BLOCK_EXIT),
-        (carried_any, cov::LOOP_CARRIED),
-        (leaves_any, cov::LOOP_LIVE_AFTER),
-        (iv.iter().any(Option::is_none), cov::UNTOUCHED),
-    ] {
-        if happened {
-            hit(point);
-        }
-    }
-    iv
-}
 
 /// Whether brw's `has_source_and_destination_hazard` would ask for its
 /// destination to interfere with its sources: a compressed ALU instruction
@@ -172,11 +67,7 @@ fn hazard_source(s: &eu::Src) -> bool {
 /// sources: the register of a scalar or word source that dies there.
 /// Returns a preferred vgrf per vgrf (the dying source) and shortens that
 /// source's interval to end before the instruction.
-fn hazard_hints(
-    p: &VProgram,
-    iv: &mut [Option<(usize, usize)>],
-    bugs: BugSet,
-) -> Vec<Option<usize>> {
+fn hazard_hints(p: &VProgram, iv: &mut [Interval], bugs: BugSet) -> Vec<Option<usize>> {
     if bugs == BugSet::NONE {
         return Vec::new();
     }
@@ -421,10 +312,21 @@ pub fn allocate_assigned(
             spilled = Some(q);
         }
     }
+    // The intervals, kept up to date across the spills of the loop below
+    // from the first one on (`live_intervals`); None while (or when) they
+    // are computed from each program's liveness.
+    let mut tracked: Option<Tracked> = None;
     loop {
         let q = spilled.as_ref().unwrap_or(p);
-        let live = Liveness::compute(q).ok_or_else(|| invalid(0, "liveness failed".into()))?;
-        let mut iv = intervals(q, &live, bugs);
+        let (mut iv, fresh) = match &tracked {
+            Some(t) => (t.intervals(bugs), None),
+            None => {
+                let live =
+                    Liveness::compute(q).ok_or_else(|| invalid(0, "liveness failed".into()))?;
+                let (iv, parts) = intervals_and_parts(q, &live, bugs);
+                (iv, Some((parts, live.cfg.clone())))
+            }
+        };
         let hints = hazard_hints(q, &mut iv, bugs);
         let order = scan_order(&iv);
         let failed = match scan(q, &iv, &order, &hints, false) {
@@ -458,7 +360,13 @@ pub fn allocate_assigned(
         }
         if let Some(v) = spill::choose(q, &iv, &live_there, no_spill_from, cost) {
             let mut next = q.clone();
-            spiller.spill(&mut next, &[v], bugs).map_err(cf_invalid)?;
+            let map = spiller.spill(&mut next, &[v], bugs).map_err(cf_invalid)?;
+            if let Some((parts, cfg)) = fresh {
+                tracked = Tracked::new(q, parts, cfg);
+            }
+            if let (Some(t), Some(header)) = (&mut tracked, spiller.header()) {
+                t.after_spill(&next, &[v], &map, header);
+            }
             spilled = Some(next);
             continue;
         }

@@ -43,6 +43,21 @@ use crate::regalloc::cov;
 use crate::vir::{regs_of, VProgram, GRF_BYTES};
 use eu::{Dst, DstKind, Instruction, Message, MsgOperands, Opcode, RegType, Region, Src, SrcKind};
 
+/// Where a spill put a program's instructions.
+#[derive(Debug, Default)]
+pub(crate) struct SpillMap {
+    /// Per instruction of the program before, its index after (the
+    /// instruction itself, after its fills).
+    pub moved: Vec<u32>,
+    /// Per instruction of the program before, the index after of the
+    /// first instruction emitted for it (its first fill, or itself), and
+    /// one past the end.
+    pub new_index: Vec<u32>,
+    /// The instructions the spill made or rewrote (fills, spills, header
+    /// writes, renamed instructions and moved jumps), ascending.
+    pub new_insts: Vec<u32>,
+}
+
 /// The spilling state of one register allocation.
 #[derive(Debug, Default)]
 pub(crate) struct Spiller {
@@ -89,7 +104,7 @@ pub(crate) fn spill_costs(p: &VProgram) -> Vec<f64> {
 
 /// Every GRF operand of an instruction: first register and count (three
 /// sources, a destination and two message operands at most: inline).
-fn operand_regs(i: &Instruction) -> smallvec::SmallVec<[(u32, u32); 6]> {
+pub(crate) fn operand_regs(i: &Instruction) -> smallvec::SmallVec<[(u32, u32); 6]> {
     let mut out = smallvec::SmallVec::new();
     // Pushed one by one: `extend` over a filtering iterator cannot reserve
     // and checks the room for each element through a slower path.
@@ -288,15 +303,20 @@ fn scratch_blocks(
 }
 
 impl Spiller {
+    /// The scratch header's register, once a spill made it.
+    pub(crate) fn header(&self) -> Option<u32> {
+        self.header
+    }
+
     /// Spills the vgrfs `vs` of `p`, each to its own slot in order (brw's
-    /// `spill_reg`, once per vgrf); fails only if the control flow of `p`
-    /// was already broken.
+    /// `spill_reg`, once per vgrf), and says where the instructions went;
+    /// fails only if the control flow of `p` was already broken.
     pub(crate) fn spill(
         &mut self,
         p: &mut VProgram,
         vs: &[usize],
         bugs: BugSet,
-    ) -> Result<(), eu::cf::CfError> {
+    ) -> Result<SpillMap, eu::cf::CfError> {
         for _ in vs {
             hit(cov::SPILLED);
         }
@@ -340,13 +360,16 @@ impl Spiller {
         // instruction, so the list seldom grows by copying.
         out.reserve(old.len() * 3 / 2);
         let mut new_index = Vec::with_capacity(old.len() + 1);
+        let mut moved = Vec::with_capacity(old.len());
         // Copies the untouched instructions `run` of `old` at once.
         let copy_run = |run: std::ops::Range<usize>,
                         out: &mut Vec<Instruction>,
                         from: &mut Vec<u32>,
-                        new_index: &mut Vec<u32>| {
+                        new_index: &mut Vec<u32>,
+                        moved: &mut Vec<u32>| {
             let at = out.len();
             new_index.extend((at..at + run.len()).map(|k| k as u32));
+            moved.extend((at..at + run.len()).map(|k| k as u32));
             from.resize(at, Origin::NEW);
             from.extend(run.clone().map(|k| k as u32));
             out.extend_from_slice(&old[run]);
@@ -369,7 +392,13 @@ impl Spiller {
             if untouched {
                 continue;
             }
-            copy_run(run_start..k, &mut out, &mut from, &mut new_index);
+            copy_run(
+                run_start..k,
+                &mut out,
+                &mut from,
+                &mut new_index,
+                &mut moved,
+            );
             run_start = k + 1;
             new_index.push(out.len() as u32);
             let mut inst = *inst;
@@ -478,10 +507,17 @@ impl Spiller {
             }
             from.resize(out.len(), Origin::NEW);
             from.push(if renamed { Origin::NEW } else { k as u32 });
+            moved.push(out.len() as u32);
             out.push(inst);
             out.append(&mut after);
         }
-        copy_run(run_start..old.len(), &mut out, &mut from, &mut new_index);
+        copy_run(
+            run_start..old.len(),
+            &mut out,
+            &mut from,
+            &mut new_index,
+            &mut moved,
+        );
         from.resize(out.len(), Origin::NEW);
         new_index.push(out.len() as u32);
         for inst in &mut out {
@@ -499,8 +535,15 @@ impl Spiller {
                 *e = Origin::NEW;
             }
         }
+        let new_insts = (0..out.len() as u32)
+            .filter(|&e| from[e as usize] == Origin::NEW)
+            .collect();
         p.insts.rebuild(out, &from);
-        Ok(())
+        Ok(SpillMap {
+            moved,
+            new_index,
+            new_insts,
+        })
     }
 }
 

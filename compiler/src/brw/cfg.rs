@@ -195,6 +195,49 @@ impl Cfg {
         })
     }
 
+    /// The CFG of the list after instructions were inserted into it, none
+    /// of them control flow, an EOT or a jump target, each joining the
+    /// block of the instruction it was inserted next to: the same blocks
+    /// and edges, each block now starting where the first instruction
+    /// inserted before its first one is (`new_index[k]`: the new index of
+    /// what was inserted before old instruction k, or of k itself; block 0
+    /// starts at 0), the list `len` long.
+    pub(crate) fn with_insertions(&self, new_index: &[u32], len: usize) -> Cfg {
+        let at = |k: usize| new_index[k] as usize;
+        let starts: Vec<usize> = (0..self.blocks.len())
+            .map(|b| if b == 0 { 0 } else { at(self.blocks[b].start) })
+            .collect();
+        let mut block_of = vec![0; len];
+        let blocks = self
+            .blocks
+            .iter()
+            .enumerate()
+            .map(|(b, blk)| {
+                let end = starts.get(b + 1).copied().unwrap_or(len);
+                block_of[starts[b]..end].fill(b);
+                Block {
+                    start: starts[b],
+                    end,
+                    preds: blk.preds.clone(),
+                    succs: blk.succs.clone(),
+                }
+            })
+            .collect();
+        let loops = self
+            .loops
+            .iter()
+            .map(|l| Loop {
+                start: at(l.start),
+                end: at(l.end),
+            })
+            .collect();
+        Cfg {
+            blocks,
+            block_of,
+            loops,
+        }
+    }
+
     /// The innermost loop containing instruction `i`, if any.
     pub fn innermost_loop(&self, i: usize) -> Option<Loop> {
         self.loops

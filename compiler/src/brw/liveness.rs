@@ -315,8 +315,9 @@ impl Liveness {
         (!outside).then_some(cfg)
     }
 
-    /// The analysis itself, given every instruction's footprint.
-    fn analyse(cfg: Rc<Cfg>, acc: Footprints, nregs: usize) -> Liveness {
+    /// The analysis itself, given every instruction's footprint (without
+    /// the thread's memory of the last result).
+    pub(crate) fn analyse(cfg: Rc<Cfg>, acc: Footprints, nregs: usize) -> Liveness {
         let nb = cfg.blocks.len();
         let mut live_in = vec![LiveSet::new(nregs); nb];
         // Every block is visited at least once, which sets its live-out
