@@ -167,53 +167,59 @@ fn scores(
 /// The GRFs of the live intervals overlapping a given one, without trying
 /// every interval: an interval `[l, h]` misses `[lo, hi]` exactly when it
 /// ends before `lo` or starts after `hi` (never both), so the overlapping
-/// ones are all of them but those two kinds, counted from the sorted ends
-/// and starts.
+/// ones are all of them but those two kinds, counted from running sums
+/// over the instruction indices.
 struct Interference {
     /// Every interval's GRFs.
     total: u32,
-    /// The intervals' ends, ascending, with the GRFs of those up to each.
-    ends: Vec<(usize, u32)>,
-    /// The intervals' starts, ascending, with the GRFs of those from each on.
-    starts: Vec<(usize, u32)>,
+    /// `ended[i]`: the GRFs of the intervals ending before instruction i.
+    ended: Vec<u32>,
+    /// `later[i]`: the GRFs of the intervals starting after instruction i.
+    later: Vec<u32>,
 }
 
 impl Interference {
     /// Over the intervals `iv` of vgrfs of `size` GRFs.
     fn new(iv: &[Option<(usize, usize)>], size: impl Fn(usize) -> u32) -> Interference {
-        let live: Vec<(usize, usize, u32)> = iv
-            .iter()
-            .enumerate()
-            .filter_map(|(w, x)| x.map(|(l, h)| (l, h, size(w))))
-            .collect();
-        let mut ends: Vec<(usize, u32)> = live.iter().map(|&(_, h, n)| (h, n)).collect();
-        ends.sort_unstable();
-        let mut sum = 0;
-        for e in &mut ends {
-            sum += e.1;
-            e.1 = sum;
+        let n = iv.iter().flatten().map(|&(_, h)| h + 1).max().unwrap_or(0);
+        // The GRFs of the intervals ending at, and starting at, each index.
+        let mut ending = vec![0u32; n + 1];
+        let mut starting = vec![0u32; n + 1];
+        for (w, x) in iv.iter().enumerate() {
+            if let Some((l, h)) = *x {
+                ending[h] += size(w);
+                starting[l] += size(w);
+            }
         }
-        let mut starts: Vec<(usize, u32)> = live.iter().map(|&(l, _, n)| (l, n)).collect();
-        starts.sort_unstable();
         let mut sum = 0;
-        for s in starts.iter_mut().rev() {
-            sum += s.1;
-            s.1 = sum;
+        let ended = ending
+            .iter()
+            .map(|&e| {
+                let before = sum;
+                sum += e;
+                before
+            })
+            .collect();
+        let total = sum;
+        let mut later = vec![0u32; n + 1];
+        let mut sum = 0;
+        for i in (0..=n).rev() {
+            later[i] = sum;
+            sum += starting[i];
         }
         Interference {
-            total: sum,
-            ends,
-            starts,
+            total,
+            ended,
+            later,
         }
     }
 
     /// The GRFs of the intervals overlapping `[lo, hi]`.
     fn overlapping(&self, lo: usize, hi: usize) -> u32 {
-        let before = self.ends.partition_point(|&(h, _)| h < lo);
-        let ended = before.checked_sub(1).map_or(0, |k| self.ends[k].1);
-        let after = self.starts.partition_point(|&(l, _)| l <= hi);
-        let later = self.starts.get(after).map_or(0, |s| s.1);
-        self.total - ended - later
+        // Past the last interval's end, every one has ended and none
+        // starts later.
+        let last = self.ended.len() - 1;
+        self.total - self.ended[lo.min(last)] - self.later[hi.min(last)]
     }
 }
 
