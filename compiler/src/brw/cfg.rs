@@ -52,6 +52,10 @@ thread_local! {
     static LAST_LIST: Last<u64, Built> = const { RefCell::new(None) };
 }
 
+/// A block's predecessors or successors (two at most but for a join of
+/// several arms and jumps: inline).
+pub type Edges = smallvec::SmallVec<[usize; 2]>;
+
 /// One basic block: instructions `[start, end)`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Block {
@@ -60,9 +64,9 @@ pub struct Block {
     /// One past the last instruction.
     pub end: usize,
     /// Predecessor blocks.
-    pub preds: Vec<usize>,
+    pub preds: Edges,
     /// Successor blocks.
-    pub succs: Vec<usize>,
+    pub succs: Edges,
 }
 
 /// A loop: instructions `[start, end]`, `end` being the WHILE.
@@ -117,17 +121,18 @@ impl Cfg {
         };
         let n = insts.len();
         // Successor instruction indices of each control-flow instruction.
-        let targets = |i: usize| -> Vec<usize> {
+        let targets = |i: usize| -> Edges {
             let j = info.as_ref().and_then(|f| f.jip[i]).map(|x| x as usize);
             let u = info.as_ref().and_then(|f| f.uip[i]).map(|x| x as usize);
-            let mut t = vec![i + 1];
+            let mut t = Edges::new();
+            t.push(i + 1);
             t.extend(j);
             match insts[i].op {
                 Opcode::Break => t.extend(u.map(|w| w + 1)),
                 Opcode::Cont | Opcode::Halt => t.extend(u),
                 _ => {}
             }
-            t.retain(|&x| x < n);
+            t.retain(|x| *x < n);
             t.sort_unstable();
             t.dedup();
             t
@@ -157,8 +162,8 @@ impl Cfg {
                 blocks.push(Block {
                     start,
                     end: i,
-                    preds: vec![],
-                    succs: vec![],
+                    preds: Edges::new(),
+                    succs: Edges::new(),
                 });
                 start = i;
             }
@@ -168,11 +173,11 @@ impl Cfg {
             let succ_insts = if insts[last].op.is_cf() {
                 targets(last)
             } else if insts[last].eot || last + 1 >= n {
-                vec![]
+                Edges::new()
             } else {
-                vec![last + 1]
+                Edges::from_elem(last + 1, 1)
             };
-            let mut succs: Vec<usize> = succ_insts.iter().map(|&t| block_of[t]).collect();
+            let mut succs: Edges = succ_insts.iter().map(|&t| block_of[t]).collect();
             succs.dedup();
             for &s in &succs {
                 blocks[s].preds.push(b);
@@ -261,7 +266,7 @@ mod tests {
     fn shape(c: &Cfg) -> Vec<(usize, usize, Vec<usize>)> {
         c.blocks
             .iter()
-            .map(|b| (b.start, b.end, b.succs.clone()))
+            .map(|b| (b.start, b.end, b.succs.to_vec()))
             .collect()
     }
 
@@ -323,7 +328,7 @@ mod tests {
                 (6, 7, vec![])
             ]
         );
-        assert_eq!(c.blocks[3].preds, vec![1, 2]);
+        assert_eq!(c.blocks[3].preds.to_vec(), vec![1, 2]);
         assert_eq!(c.block_of, vec![0, 0, 1, 1, 2, 3, 4]);
     }
 
