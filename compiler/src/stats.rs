@@ -8,7 +8,7 @@ pub struct StaticStats {
     /// Total instructions.
     pub instructions: u32,
     /// Instructions per opcode mnemonic.
-    pub per_opcode: BTreeMap<String, u32>,
+    pub per_opcode: BTreeMap<&'static str, u32>,
     /// Loops (WHILE instructions).
     pub loops: u32,
     /// Sends.
@@ -64,7 +64,7 @@ impl StaticStats {
         }
         for (op, &n) in eu::ALL_OPCODES.iter().zip(&counts) {
             if n > 0 {
-                s.per_opcode.insert(op.name().to_string(), n);
+                s.per_opcode.insert(op.name(), n);
             }
         }
         s

@@ -242,16 +242,15 @@ fn run_model(case: &ir::Case, mix: &Mix, g: u64, seed: u64, r: &mut CaseResult) 
     let expected = oracle::check::expected_outputs(case, configs[0].simd);
     let mut mismatches = Vec::new();
     let mut memo = oracle::check::SimMemo::default();
+    // The configs' coverage, by name, added up here and put in the case's
+    // map once.
+    let mut coverage = Vec::new();
     for (pos, c) in configs.iter().enumerate() {
         let v = match &expected {
             Ok(e) => {
                 let checked = oracle::check::check_against_with(case, c, e, &mut memo);
                 r.changed.extend(checked.changed);
-                for (point, n) in checked.coverage {
-                    let e = r.coverage.entry(point).or_default();
-                    e.0 += n as u64;
-                    e.1 += 1;
-                }
+                add_coverage(&mut coverage, &checked.coverage);
                 checked.verdict
             }
             Err(v) => v.clone(),
@@ -275,7 +274,61 @@ fn run_model(case: &ir::Case, mix: &Mix, g: u64, seed: u64, r: &mut CaseResult) 
             culprit,
         });
     }
+    for (point, (hits, runs)) in coverage {
+        let e = r.coverage.entry(point).or_default();
+        e.0 += hits;
+        e.1 += runs;
+    }
     r.suspect = mismatches.len() == configs.len()
         && configs.len() > 1
         && mismatches.windows(2).all(|w| w[0] == w[1]);
+}
+
+/// Adds one run's coverage (hits per point, by name) to `acc` (hits and
+/// runs per point, by name): one merge of the two lists instead of a map
+/// search per point. Names are compared by address first: a point's name
+/// is mostly the one literal.
+fn add_coverage(acc: &mut Vec<(&'static str, (u64, u64))>, run: &compiler::coverage::Hits) {
+    let mut merged = Vec::with_capacity(acc.len() + run.len());
+    let mut old = acc.drain(..).peekable();
+    for (&point, &n) in run {
+        while let Some(o) = old.next_if(|o| !std::ptr::eq(o.0, point) && o.0 < point) {
+            merged.push(o);
+        }
+        match old.next_if(|o| std::ptr::eq(o.0, point) || o.0 == point) {
+            Some((name, (hits, runs))) => merged.push((name, (hits + n as u64, runs + 1))),
+            None => merged.push((point, (n as u64, 1))),
+        }
+    }
+    merged.extend(old);
+    *acc = merged;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn coverage_adds_up_per_name_across_runs() {
+        // "b" also at a second address: the same point.
+        let b2: &'static str = Box::leak(String::from("b").into_boxed_str());
+        let run1: compiler::coverage::Hits = [("b", 2), ("d", 1)].into_iter().collect();
+        let run2: compiler::coverage::Hits = [("a", 5), (b2, 3), ("c", 1)].into_iter().collect();
+        let run3: compiler::coverage::Hits = [("d", 4), ("e", 1)].into_iter().collect();
+        let mut acc = Vec::new();
+        for run in [&run1, &run2, &run3] {
+            add_coverage(&mut acc, run);
+        }
+        let got: Vec<(&str, (u64, u64))> = acc.iter().map(|&(n, c)| (n, c)).collect();
+        assert_eq!(
+            got,
+            vec![
+                ("a", (5, 1)),
+                ("b", (5, 2)),
+                ("c", (1, 1)),
+                ("d", (5, 2)),
+                ("e", (1, 1))
+            ]
+        );
+    }
 }
