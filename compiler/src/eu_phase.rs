@@ -176,7 +176,7 @@ fn optimize(
     });
     let stats = StaticStats::of(&physical);
     Ok(Compiled {
-        program: physical,
+        program: std::rc::Rc::new(physical),
         virt: v,
         stats,
         validated_for: machine,

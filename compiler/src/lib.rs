@@ -149,8 +149,9 @@ impl<F: FnMut(Snapshot<'_>)> Observer for F {
 /// The result of a compile.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Compiled {
-    /// The final EU program (physical registers).
-    pub program: eu::Program,
+    /// The final EU program (physical registers), shared: a replayed
+    /// phase hands out the same one, which callers can tell by address.
+    pub program: std::rc::Rc<eu::Program>,
     /// The code on virtual registers just before register allocation.
     pub virt: VProgram,
     /// Static statistics of the final program.

@@ -72,7 +72,7 @@ fn bench(c: &mut Criterion) {
             })
         });
     }
-    let compiled: Vec<(usize, oracle::Config, eu::Program)> = cases
+    let compiled: Vec<(usize, oracle::Config, std::rc::Rc<eu::Program>)> = cases
         .iter()
         .zip(&configs)
         .enumerate()
