@@ -364,8 +364,11 @@ pub fn allocate_assigned(
             if let Some((parts, cfg)) = fresh {
                 tracked = Tracked::new(q, parts, cfg);
             }
-            if let (Some(t), Some(header)) = (&mut tracked, spiller.header()) {
-                t.after_spill(&next, &[v], &map, header);
+            // (A spill always makes the header; without one the kept
+            // intervals would be stale, so they are dropped.)
+            match (&mut tracked, spiller.header()) {
+                (Some(t), Some(header)) => t.after_spill(&next, &[v], &map, header),
+                _ => tracked = None,
             }
             spilled = Some(next);
             continue;
