@@ -46,7 +46,7 @@
 pub mod cov;
 
 use super::liveness::Liveness;
-use super::ops::{dst_offsets, src_offsets};
+use super::ops::{dst_offsets, footprints, src_offsets};
 use crate::bugs::Bug;
 use crate::coverage::{hit, Point};
 use crate::passes::PassCtx;
@@ -418,7 +418,28 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
             changed = true;
         }
     }
-    while let Some(live) = Liveness::compute(p) {
+    loop {
+        // The candidates first (their decision points are counted the
+        // same either way): a program without one needs no live sets,
+        // and only the live sets' absence (malformed control flow, an
+        // operand past the last vgrf) ends the loop before them.
+        let acc = footprints(&p.insts);
+        let Some(cfg) = Liveness::cfg_if_computable(p, &acc) else {
+            break;
+        };
+        let mut groups: BTreeMap<(usize, usize), Vec<(usize, i64)>> = BTreeMap::new();
+        for (i, inst) in p.insts.iter().enumerate() {
+            if let Some((s, d, dr)) = candidate(p, inst) {
+                groups.entry((s, d)).or_default().push((i, dr));
+            }
+        }
+        if groups.is_empty() {
+            break;
+        }
+        let Some(live) = Liveness::compute_given(acc, &p.vgrfs, p.payload_grfs, |_| Some(cfg))
+        else {
+            break;
+        };
         let iv = intervals(p, &live);
         // Vgrfs some operand straddles (cannot be renamed as a unit).
         let mut straddled = vec![false; p.vgrfs.len()];
@@ -433,12 +454,6 @@ pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
                         }
                     }
                 }
-            }
-        }
-        let mut groups: BTreeMap<(usize, usize), Vec<(usize, i64)>> = BTreeMap::new();
-        for (i, inst) in p.insts.iter().enumerate() {
-            if let Some((s, d, dr)) = candidate(p, inst) {
-                groups.entry((s, d)).or_default().push((i, dr));
             }
         }
         let mut touched = vec![false; p.vgrfs.len()];

@@ -316,6 +316,12 @@ fn propagate(
 
 /// Runs the pass; returns whether it changed the program.
 pub fn run(p: &mut VProgram, ctx: &PassCtx) -> bool {
+    // Only a `mov.sat` can be a candidate (and only one counts a decision
+    // point): without one, nothing changes and no live sets are needed.
+    let mov_sat = |m: &Instruction| m.op == Opcode::Mov && m.sat && m.msg.is_none();
+    if !p.insts.iter().any(mov_sat) {
+        return false;
+    }
     let Some(live) = Liveness::compute(p) else {
         return false;
     };
