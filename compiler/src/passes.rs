@@ -142,6 +142,16 @@ impl PassInfo {
     pub fn full_name(&self) -> String {
         format!("{}:{}", self.stage.name(), self.name)
     }
+
+    /// Whether `selector` names this pass: its name or its full name
+    /// (compared without building the full name: campaigns parse pass
+    /// lists per case).
+    pub fn is_named(&self, selector: &str) -> bool {
+        selector == self.name
+            || selector
+                .split_once(':')
+                .is_some_and(|(stage, name)| stage == self.stage.name() && name == self.name)
+    }
 }
 
 impl fmt::Debug for PassInfo {
@@ -245,7 +255,7 @@ impl PassSet {
         let hits: Vec<usize> = PASSES
             .iter()
             .enumerate()
-            .filter(|(_, p)| p.name == selector || p.full_name() == selector)
+            .filter(|(_, p)| p.is_named(selector))
             .map(|(i, _)| i)
             .collect();
         if hits.is_empty() {
@@ -323,7 +333,7 @@ impl fmt::Display for PassSet {
             PASSES
                 .iter()
                 .zip(&self.on)
-                .any(|(p, &on)| on && (p.name == name || p.full_name() == name))
+                .any(|(p, &on)| on && p.is_named(name))
         };
         let modes: Vec<(&str, &str)> = [
             (
@@ -384,6 +394,26 @@ impl fmt::Debug for PassSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_pass_is_named_by_its_name_and_its_full_name_only() {
+        for p in PASSES {
+            assert!(p.is_named(p.name) && p.is_named(&p.full_name()), "{p:?}");
+            for q in PASSES {
+                assert_eq!(
+                    p.is_named(&q.full_name()),
+                    std::ptr::eq(p, q),
+                    "{p:?} {q:?}"
+                );
+            }
+        }
+        let dce = PASSES.iter().find(|p| p.full_name() == "eu:dce").unwrap();
+        for other in [
+            "eu:", ":dce", "eu:dce:", "eudce", "eu::dce", "ir:dce", "dce ",
+        ] {
+            assert!(!dce.is_named(other), "{other}");
+        }
+    }
 
     #[test]
     fn full_names_are_unique() {

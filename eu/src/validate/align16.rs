@@ -32,14 +32,14 @@ pub(crate) fn check(i: &Instruction, cfg: &MachineConfig, s: &mut Sink<'_>) {
     if i.op.num_srcs() == 0 || i.op == Opcode::Send || i.op.is_cf() {
         s.err(
             "align16-alu-only",
-            format!("{} is not an Align16 ALU instruction", i.op.name()),
+            format_args!("{} is not an Align16 ALU instruction", i.op.name()),
         );
         return;
     }
     if i.exec_size > 8 {
         s.err(
             "align16-exec-size",
-            format!(
+            format_args!(
                 "Align16 executes SIMD4x2, at most 8 channels, not {}",
                 i.exec_size
             ),
@@ -103,7 +103,7 @@ pub(crate) fn check_srcs(i: &Instruction, gb: u64, file: u64, s: &mut Sink<'_>) 
         if ![0, 2, 4].contains(&r.v) || r.w != 4 || r.h != 1 {
             s.err(
                 "align16-region",
-                format!(
+                format_args!(
                     "src{k}: an Align16 region is <vstride,4,1> with VertStride 0, 2 or 4, not <{},{},{}>",
                     r.v, r.w, r.h
                 ),
@@ -113,7 +113,7 @@ pub(crate) fn check_srcs(i: &Instruction, gb: u64, file: u64, s: &mut Sink<'_>) 
         if !matches!(sub, 0 | 16) {
             s.err(
                 "align16-subreg",
-                format!("src{k}: an Align16 source starts at byte 0 or 16 of its register"),
+                format_args!("src{k}: an Align16 source starts at byte 0 or 16 of its register"),
             );
         }
         let end = src_end(i, src);
@@ -121,7 +121,7 @@ pub(crate) fn check_srcs(i: &Instruction, gb: u64, file: u64, s: &mut Sink<'_>) 
             if nr as u64 * 4 + end > 8 {
                 s.err(
                     "flag-bounds",
-                    format!("src{k} extends beyond the flag registers f0-f1"),
+                    format_args!("src{k} extends beyond the flag registers f0-f1"),
                 );
             }
         } else {
@@ -129,7 +129,7 @@ pub(crate) fn check_srcs(i: &Instruction, gb: u64, file: u64, s: &mut Sink<'_>) 
             if end > 2 * gb {
                 s.err(
                     "operand-span",
-                    format!("src{k} cannot span more than 2 adjacent GRFs"),
+                    format_args!("src{k} cannot span more than 2 adjacent GRFs"),
                 );
             }
         }
@@ -160,7 +160,10 @@ pub(crate) fn src_bounds(i: &Instruction, k: usize, gb: u64, file: u64, s: &mut 
     let src = &i.srcs[k];
     if let SrcKind::Grf { nr, .. } = src.kind {
         if nr as u64 * gb + src_end(i, src) > file {
-            s.err("grf-bounds", format!("src{k} extends beyond the GRF file"));
+            s.err(
+                "grf-bounds",
+                format_args!("src{k} extends beyond the GRF file"),
+            );
         }
     }
 }

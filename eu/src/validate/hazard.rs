@@ -97,7 +97,7 @@ pub(crate) fn check(i: &Instruction, cfg: &MachineConfig, s: &mut Sink<'_>) {
             if let Some(wc) = dst.first_overlapping(read, earlier) {
                 s.err(
                     "compressed-hazard",
-                    format!(
+                    format_args!(
                         "channel {c} reads src{k} at byte {} of the file after channel {wc}, in an earlier pass of {pw}, wrote it",
                         read.0
                     ),

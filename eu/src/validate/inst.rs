@@ -91,7 +91,7 @@ pub(crate) fn check(i: &Instruction, cfg: &MachineConfig, s: &mut Sink<'_>) {
     if !exec_size_ok(i) {
         s.err(
             "exec-size",
-            format!("execution size {} is not 1, 2, 4, 8, 16 or 32", i.exec_size),
+            format_args!("execution size {} is not 1, 2, 4, 8, 16 or 32", i.exec_size),
         );
         return;
     }
@@ -100,7 +100,7 @@ pub(crate) fn check(i: &Instruction, cfg: &MachineConfig, s: &mut Sink<'_>) {
     if !aligned || g + ex > 32 {
         s.err(
             "group-align",
-            format!(
+            format_args!(
                 "channel group {g} is not aligned for execution size {ex} or exceeds 32 channels"
             ),
         );
@@ -117,7 +117,7 @@ pub(crate) fn check(i: &Instruction, cfg: &MachineConfig, s: &mut Sink<'_>) {
     if !shape_ok {
         s.err(
             "operand-count",
-            format!(
+            format_args!(
                 "{} takes {} source(s){}",
                 op.name(),
                 op.num_srcs(),
@@ -139,14 +139,14 @@ pub(crate) fn check(i: &Instruction, cfg: &MachineConfig, s: &mut Sink<'_>) {
         Some(PredMode::Any(n) | PredMode::All(n)) if ![2, 4, 8, 16, 32].contains(&n) => {
             s.err(
                 "pred-mode",
-                format!("a horizontal predicate groups 2, 4, 8, 16 or 32 flag bits, not {n}"),
+                format_args!("a horizontal predicate groups 2, 4, 8, 16 or 32 flag bits, not {n}"),
             );
             return;
         }
         Some(PredMode::Replicate(k)) if k > 3 => {
             s.err(
                 "pred-mode",
-                format!("a replicate predicate names component x, y, z or w, not {k}"),
+                format_args!("a replicate predicate names component x, y, z or w, not {k}"),
             );
             return;
         }
@@ -171,7 +171,7 @@ pub(crate) fn check(i: &Instruction, cfg: &MachineConfig, s: &mut Sink<'_>) {
         if top > 32 {
             s.err(
                 "flag-range",
-                format!(
+                format_args!(
                     "flag bits {base}..{top} of f{} exceed the 32-bit register",
                     i.flag.nr
                 ),
@@ -184,7 +184,7 @@ pub(crate) fn check(i: &Instruction, cfg: &MachineConfig, s: &mut Sink<'_>) {
             Opcode::Csel => s.err("csel-predicated", "CSEL cannot be predicated"),
             Opcode::Else | Opcode::Endif | Opcode::Nop => s.err(
                 "pred-not-allowed",
-                format!("{} cannot be predicated", op.name()),
+                format_args!("{} cannot be predicated", op.name()),
             ),
             _ => {}
         }
@@ -194,7 +194,7 @@ pub(crate) fn check(i: &Instruction, cfg: &MachineConfig, s: &mut Sink<'_>) {
         if !op.can_take_cmod() {
             s.err(
                 "cmod-not-allowed",
-                format!("{} takes no conditional modifier", op.name()),
+                format_args!("{} takes no conditional modifier", op.name()),
             );
         } else if matches!(op, Opcode::Cmp | Opcode::Cmpn) && c == CondMod::O {
             s.err("cmod-not-allowed", "a compare has no overflow condition");
@@ -206,7 +206,10 @@ pub(crate) fn check(i: &Instruction, cfg: &MachineConfig, s: &mut Sink<'_>) {
         }
     }
     if i.sat && !op.can_saturate() {
-        s.err("sat-not-allowed", format!("{} cannot saturate", op.name()));
+        s.err(
+            "sat-not-allowed",
+            format_args!("{} cannot saturate", op.name()),
+        );
     }
     if op.is_cf() && i.we_all {
         s.err("cf-nomask", "control-flow instructions cannot be NoMask");
@@ -227,7 +230,7 @@ fn check_send(i: &Instruction, cfg: &MachineConfig, s: &mut Sink<'_>) {
         if !matches!(i.exec_size, 8 | 16 | 32) {
             s.err(
                 "send-msg",
-                format!(
+                format_args!(
                     "a scratch block message runs at SIMD8, SIMD16 or SIMD32 (one dword per channel), not SIMD{}",
                     i.exec_size
                 ),
@@ -248,7 +251,7 @@ fn send_bounds(i: &Instruction, cfg: &MachineConfig, s: &mut Sink<'_>) {
         if start + count > cfg.grf_count as u64 {
             s.err(
                 "grf-bounds",
-                format!(
+                format_args!(
                     "{} g{start}..g{} is outside the GRF file",
                     o.role,
                     start + count - 1
@@ -265,7 +268,7 @@ fn check_alu(i: &Instruction, cfg: &MachineConfig, s: &mut Sink<'_>) {
     // Sources: null, types, immediates, modifiers.
     for (k, src) in i.srcs.iter().enumerate() {
         match src.kind {
-            SrcKind::Null => s.err("src-null", format!("src{k} is null")),
+            SrcKind::Null => s.err("src-null", format_args!("src{k} is null")),
             SrcKind::Imm(_) => {
                 if src.ty.is_byte() {
                     s.err("imm-byte", "there are no B/UB immediates");
@@ -299,7 +302,7 @@ fn check_alu(i: &Instruction, cfg: &MachineConfig, s: &mut Sink<'_>) {
                 if src.ty.is_vector_imm() {
                     s.err(
                         "type-invalid",
-                        format!("{} is an immediate-only type", src.ty),
+                        format_args!("{} is an immediate-only type", src.ty),
                     );
                 }
             }
@@ -308,7 +311,7 @@ fn check_alu(i: &Instruction, cfg: &MachineConfig, s: &mut Sink<'_>) {
             if op.has(facts::NO_SRC_MODS) {
                 s.err(
                     "src-modifier-not-allowed",
-                    format!("{} takes no source modifiers", op.name()),
+                    format_args!("{} takes no source modifiers", op.name()),
                 );
             } else if op == Opcode::Math {
                 s.err("math-int-div", "integer division takes no source modifiers");
@@ -320,7 +323,7 @@ fn check_alu(i: &Instruction, cfg: &MachineConfig, s: &mut Sink<'_>) {
         if byte_restricted && src.ty.is_byte() {
             s.err(
                 "byte-src1",
-                format!("byte type not allowed in src{k} on Gfx11"),
+                format_args!("byte type not allowed in src{k} on Gfx11"),
             );
         }
     }
@@ -333,7 +336,7 @@ fn check_alu(i: &Instruction, cfg: &MachineConfig, s: &mut Sink<'_>) {
     if i.dst.ty.is_vector_imm() {
         s.err(
             "type-invalid",
-            format!("{} is an immediate-only type", i.dst.ty),
+            format_args!("{} is an immediate-only type", i.dst.ty),
         );
     }
     check_types(i, s);
@@ -368,7 +371,7 @@ fn check_vector_imm(i: &Instruction, ty: RegType, s: &mut Sink<'_>) {
     if !off.is_multiple_of(16) || stride_bytes != want || i.exec_size as u32 > max_exec {
         s.err(
             "imm-vector",
-            format!(
+            format_args!(
                 "{ty} needs a 16-byte aligned destination with a {want}-byte stride and at most {max_exec} channels"
             ),
         );
@@ -385,8 +388,9 @@ fn check_types(i: &Instruction, s: &mut Sink<'_>) {
     if tys.len() >= 2 && !all_float && !all_int && op != Opcode::Csel {
         s.err("int-float-mix", "sources must be all integer or all float");
     }
-    let bad =
-        |s: &mut Sink<'_>, what: &str| s.err("type-not-supported", format!("{} {what}", op.name()));
+    let bad = |s: &mut Sink<'_>, what: &str| {
+        s.err("type-not-supported", format_args!("{} {what}", op.name()))
+    };
     // The operand types the table allows, for opcodes without a rule of
     // their own below.
     let own_rule = matches!(op, Opcode::Bfe | Opcode::Bfi1 | Opcode::Bfi2 | Opcode::Math);
@@ -407,7 +411,7 @@ fn check_types(i: &Instruction, s: &mut Sink<'_>) {
         {
             s.err(
                 "bitfield-types",
-                format!("{}: all operands must be D or all UD", op.name()),
+                format_args!("{}: all operands must be D or all UD", op.name()),
             );
         }
         Opcode::Math if (!is_dword_int(dst) || !is_dword_int(tys[0]) || tys[0] != tys[1]) => {
@@ -461,7 +465,7 @@ fn check_types(i: &Instruction, s: &mut Sink<'_>) {
                 if dst != want {
                     s.err(
                         "cmp-dst-type",
-                        format!("a {want} compare writes {want} booleans, not {dst}"),
+                        format_args!("a {want} compare writes {want} booleans, not {dst}"),
                     );
                 }
             }

@@ -154,7 +154,9 @@ impl<'a> Sink<'a> {
         !self.shape_only
     }
 
-    pub(crate) fn err(&mut self, rule: &'static str, detail: impl Into<String>) {
+    /// Records a violation of `rule`. The detail is written out only when
+    /// violations are collected: a verdict needs none.
+    pub(crate) fn err(&mut self, rule: &'static str, detail: impl std::fmt::Display) {
         debug_assert!(RULES.contains(&rule), "unlisted rule {rule}");
         if self.shape_only && PLACEMENT_RULES.contains(&rule) {
             return;
@@ -165,7 +167,7 @@ impl<'a> Sink<'a> {
                 rule,
                 index: self.index,
                 text: print_instruction(self.inst),
-                detail: detail.into(),
+                detail: detail.to_string(),
             });
         }
     }

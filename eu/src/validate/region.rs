@@ -37,7 +37,7 @@ fn dst_bounds(i: &Instruction, gb: u64, file: u64, s: &mut Sink<'_>) {
     if sb >= gb {
         s.err(
             "grf-bounds",
-            format!("destination subregister {sub} is beyond the register"),
+            format_args!("destination subregister {sub} is beyond the register"),
         );
     } else if nr as u64 * gb + sb + dst_span(i) > file {
         s.err("grf-bounds", "destination extends beyond the GRF file");
@@ -98,10 +98,13 @@ fn src_bounds(k: usize, src: &Src, e: &Extent, gb: u64, file: u64, s: &mut Sink<
     if e.first >= gb {
         s.err(
             "grf-bounds",
-            format!("src{k} subregister {sub} is beyond the register"),
+            format_args!("src{k} subregister {sub} is beyond the register"),
         );
     } else if nr as u64 * gb + e.end() > file {
-        s.err("grf-bounds", format!("src{k} extends beyond the GRF file"));
+        s.err(
+            "grf-bounds",
+            format_args!("src{k} extends beyond the GRF file"),
+        );
     }
 }
 
@@ -115,7 +118,7 @@ pub(crate) fn check(i: &Instruction, cfg: &MachineConfig, s: &mut Sink<'_>) {
     if ![1, 2, 4].contains(&d.stride) {
         s.err(
             "region-encoding",
-            format!("destination stride {} is not 1, 2 or 4", d.stride),
+            format_args!("destination stride {} is not 1, 2 or 4", d.stride),
         );
     }
     match d.kind {
@@ -187,20 +190,20 @@ fn check_src(k: usize, src: &Src, ex: u64, gb: u64, file: u64, s: &mut Sink<'_>)
     {
         s.err(
             "region-encoding",
-            format!("src{k} region <{v};{w},{h}> is not encodable"),
+            format_args!("src{k} region <{v};{w},{h}> is not encodable"),
         );
         return;
     }
     if ex < w {
         s.err(
             "region-width-gt-exec",
-            format!("src{k}: ExecSize must be >= Width"),
+            format_args!("src{k}: ExecSize must be >= Width"),
         );
     }
     if ex == w && h != 0 && v != w * h {
         s.err(
             "region-vstride",
-            format!(
+            format_args!(
                 "src{k}: ExecSize = Width and HorzStride != 0 need VertStride = Width*HorzStride"
             ),
         );
@@ -208,19 +211,19 @@ fn check_src(k: usize, src: &Src, ex: u64, gb: u64, file: u64, s: &mut Sink<'_>)
     if w == 1 && h != 0 {
         s.err(
             "region-width1-hstride",
-            format!("src{k}: Width 1 needs HorzStride 0"),
+            format_args!("src{k}: Width 1 needs HorzStride 0"),
         );
     }
     if ex == 1 && w == 1 && (v != 0 || h != 0) {
         s.err(
             "region-scalar",
-            format!("src{k}: ExecSize = Width = 1 needs <0;1,0>"),
+            format_args!("src{k}: ExecSize = Width = 1 needs <0;1,0>"),
         );
     }
     if v == 0 && h == 0 && w != 1 {
         s.err(
             "region-zero-strides-width",
-            format!("src{k}: VertStride = HorzStride = 0 needs Width 1"),
+            format_args!("src{k}: VertStride = HorzStride = 0 needs Width 1"),
         );
     }
     let e = Extent::of(src, sub, ex);
@@ -230,13 +233,13 @@ fn check_src(k: usize, src: &Src, ex: u64, gb: u64, file: u64, s: &mut Sink<'_>)
             if e.crosses(gb) {
                 s.err(
                     "region-row-crosses-grf",
-                    format!("src{k}: VertStride must be used to cross GRF boundaries"),
+                    format_args!("src{k}: VertStride must be used to cross GRF boundaries"),
                 );
             }
             if e.end() > 2 * gb {
                 s.err(
                     "operand-span",
-                    format!("src{k} cannot span more than 2 adjacent GRFs"),
+                    format_args!("src{k} cannot span more than 2 adjacent GRFs"),
                 );
             }
         }
@@ -245,7 +248,7 @@ fn check_src(k: usize, src: &Src, ex: u64, gb: u64, file: u64, s: &mut Sink<'_>)
             if base + e.end() > 8 || e.first >= 4 || base > 4 {
                 s.err(
                     "flag-bounds",
-                    format!("src{k} extends beyond the flag registers f0-f1"),
+                    format_args!("src{k} extends beyond the flag registers f0-f1"),
                 );
             }
         }
@@ -338,7 +341,7 @@ fn dst_vs_exec_type(i: &Instruction, s: &mut Sink<'_>) {
         if stride * dsz != et {
             s.err(
                 "narrow-dst-stride",
-                format!(
+                format_args!(
                     "destination stride × size must equal the execution type size ({et} bytes)"
                 ),
             );
@@ -347,7 +350,7 @@ fn dst_vs_exec_type(i: &Instruction, s: &mut Sink<'_>) {
         if !ok {
             s.err(
                 "narrow-dst-align",
-                format!("destination subregister must be aligned to the execution type size ({et} bytes)"),
+                format_args!("destination subregister must be aligned to the execution type size ({et} bytes)"),
             );
         }
     }
