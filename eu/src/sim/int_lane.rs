@@ -179,11 +179,22 @@ enum Kernel {
     Shr,
     Asr,
     Mul,
+    /// An integer compare (CMP, or CMPN: an integer is never NaN) of
+    /// sources of at most 32 bits into a destination of at most 32: the
+    /// sources' exact values fit in 64 bits, and such a compare draws no
+    /// garbage (only a 64-bit result's upper half is undefined).
+    Cmp(CondMod),
 }
 
 impl Kernel {
     /// The kernel of `d`, an integer instruction with `n` sources.
     fn of(d: &DInst, n: usize) -> Kernel {
+        if matches!(d.op, Opcode::Cmp | Opcode::Cmpn)
+            && d.dst.ty.size() <= 4
+            && d.srcs[..n].iter().all(|s| s.ty.size() <= 4)
+        {
+            return Kernel::Cmp(d.cmod.unwrap_or(CondMod::Nz));
+        }
         // Saturation and the conditions read the exact value.
         if d.sat || d.cmod.is_some() {
             return Kernel::General;
@@ -310,6 +321,26 @@ impl IntInst {
             Kernel::Asr => each(pass, |c| {
                 out[c] = (x.ty.wrap64(x.value64(a[c]) as i64) >> cnt(c)) as u64 & m
             }),
+            Kernel::Cmp(cond) => {
+                // The condition chosen once, not per channel.
+                let mut compare = |holds: fn(i64, i64) -> bool| {
+                    each(pass, |c| {
+                        let r = holds(x.value64(a[c]) as i64, y.value64(b[c]) as i64);
+                        out[c] = if r { m } else { 0 };
+                        flags |= u32::from(r) << c;
+                    })
+                };
+                match cond {
+                    CondMod::Z => compare(|a, b| a == b),
+                    CondMod::Nz => compare(|a, b| a != b),
+                    CondMod::G => compare(|a, b| a > b),
+                    CondMod::Ge => compare(|a, b| a >= b),
+                    CondMod::L => compare(|a, b| a < b),
+                    CondMod::Le => compare(|a, b| a <= b),
+                    // Overflow and unordered never hold for integers.
+                    CondMod::O | CondMod::U => compare(|_, _| false),
+                }
+            }
         }
         flags
     }
@@ -552,6 +583,8 @@ mod tests {
             (Opcode::Shl, Kernel::Shl),
             (Opcode::Shr, Kernel::Shr),
             (Opcode::Asr, Kernel::Asr),
+            (Opcode::Cmp, Kernel::Cmp(CondMod::Nz)),
+            (Opcode::Cmpn, Kernel::Cmp(CondMod::Nz)),
         ];
         let mut rng = SplitMix(11);
         let mut checked = 0;
@@ -560,7 +593,8 @@ mod tests {
                 // Any integer type for each operand (up to 32 bits for a
                 // product's sources), each source negated or absolute or
                 // both at random.
-                let types = if op == Opcode::Mul { 6 } else { 8 };
+                let compare = matches!(kernel, Kernel::Cmp(_));
+                let types = if op == Opcode::Mul || compare { 6 } else { 8 };
                 let srcs: Vec<Src> = (0..op.num_srcs())
                     .map(|k| {
                         let ty = INT_TYPES[rng.next() as usize % types];
@@ -570,10 +604,17 @@ mod tests {
                         s
                     })
                     .collect();
-                let dst = INT_TYPES[rng.next() as usize % 8];
+                let dst = INT_TYPES[rng.next() as usize % if compare { 6 } else { 8 }];
                 let mut i = Instruction::alu(op, 8, Dst::grf(2, 0, dst, 1), &srcs);
                 if op == Opcode::Sel {
                     i.pred = Some(Predicate::NORMAL);
+                }
+                let mut kernel = kernel;
+                if compare {
+                    // Every condition, and none (which compares as NZ).
+                    i.cmod = CMODS[rng.next() as usize % CMODS.len()];
+                    kernel = Kernel::Cmp(i.cmod.unwrap_or(CondMod::Nz));
+                    i.sat = rng.next().is_multiple_of(2);
                 }
                 let d = decode_inst(&i, &MachineConfig::GFX11);
                 let k = d.int.as_ref().expect("an integer form");
@@ -592,7 +633,7 @@ mod tests {
                     let general = any_lane(&d, raw, sel_pred, &mut SplitMix(0));
                     assert_eq!(
                         (out[c], flags),
-                        (general.bits, 0),
+                        (general.bits, u32::from(general.flag) << c),
                         "{} on {raw:x?} (sel_pred {sel_pred})",
                         crate::print_instruction(&i)
                     );
@@ -600,7 +641,7 @@ mod tests {
                 }
             }
         }
-        assert_eq!(checked, 11 * 400 * 32);
+        assert_eq!(checked, 13 * 400 * 32);
     }
 
     #[test]
@@ -631,6 +672,21 @@ mod tests {
         );
         assert_eq!(
             kernel_of("sel.l(8) g2<1>D g3<8,8,1>D g4<8,8,1>D"),
+            Some(Kernel::General)
+        );
+        // A compare of sources and a result of at most 32 bits has its
+        // kernel; a 64-bit source or result does not (the result's upper
+        // half is garbage, a UQ's value beyond 64 signed bits).
+        assert_eq!(
+            kernel_of("cmp.le.f0.0(8) g2<1>W g3<8,8,1>D -g4<8,8,1>UD"),
+            Some(Kernel::Cmp(CondMod::Le))
+        );
+        assert_eq!(
+            kernel_of("cmp.l.f0.0(8) g2<1>UQ g4<4,4,1>UD g6<4,4,1>UD"),
+            Some(Kernel::General)
+        );
+        assert_eq!(
+            kernel_of("cmp.l.f0.0(8) g2<1>UD g4<4,4,1>UQ g6<4,4,1>UD"),
             Some(Kernel::General)
         );
     }

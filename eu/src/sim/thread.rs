@@ -1,6 +1,7 @@
 //! Thread execution: register file, channel masks, control flow, messages.
 
 use super::decode::{DInst, DSrc, Decoded, File};
+use super::int_lane::IntInst;
 use super::lane::any_lane;
 use super::num::SplitMix;
 use super::{Dispatch, FaultKind, SimConfig, Stored};
@@ -110,6 +111,41 @@ fn write_le(buf: &mut [u8], off: usize, size: u32, v: u64) {
     }
 }
 
+/// The channels of `pass` of an integer instruction (its results into
+/// `out`); returns their flag bits.
+#[inline(never)]
+fn int_pass(
+    k: &IntInst,
+    d: &DInst,
+    raw: &[[u64; 32]; 3],
+    pass: u32,
+    pm: u32,
+    rng: &mut SplitMix,
+    out: &mut [u64; 32],
+) -> u32 {
+    k.run_pass(d, raw, pass, pm, rng, out)
+}
+
+/// The channels of `pass` of any other instruction, one by one
+/// ([`any_lane`]); returns their flag bits.
+#[inline(never)]
+fn any_pass(
+    d: &DInst,
+    raw: &[[u64; 32]; 3],
+    pass: u32,
+    pm: u32,
+    rng: &mut SplitMix,
+    out: &mut [u64; 32],
+) -> u32 {
+    let mut fl = 0;
+    channels(pass, |c| {
+        let r = any_lane(d, [raw[0][c], raw[1][c], raw[2][c]], pm >> c & 1 == 1, rng);
+        out[c] = r.bits;
+        fl |= u32::from(r.flag) << c;
+    });
+    fl
+}
+
 impl<'a> Machine<'a> {
     pub(crate) fn new(
         dec: &'a Decoded,
@@ -144,6 +180,7 @@ impl<'a> Machine<'a> {
         }
     }
 
+    #[inline(never)]
     fn init_thread(&mut self, t: u32) {
         let gb = self.cfg.machine.grf_bytes as usize;
         self.rng =
@@ -338,8 +375,10 @@ impl<'a> Machine<'a> {
 
     /// The raw bits of source `s` in the channels of `chans`, into `raw`
     /// (the register file, size and vector-immediate period decided once
-    /// per source, not per channel).
-    #[inline(always)]
+    /// per source, not per channel). Not inlined, nor are the channel
+    /// loops below and [`Machine::write_dst`]: each is a small loop of its
+    /// own, and inlined into one function they ran 2% more instructions.
+    #[inline(never)]
     fn gather(grf: &[u8], flags: u64, s: &DSrc, chans: u32, raw: &mut [u64; 32]) {
         match s.file {
             File::Grf => match s.ty.size() {
@@ -388,14 +427,10 @@ impl<'a> Machine<'a> {
             let raw = &self.raw;
             let out = &mut self.out;
             // The integer form or the general one, chosen once per pass.
-            match &d.int {
-                Some(k) => fl |= k.run_pass(d, raw, pass, pm, rng, out),
-                None => channels(pass, |c| {
-                    let r = any_lane(d, [raw[0][c], raw[1][c], raw[2][c]], pm >> c & 1 == 1, rng);
-                    out[c] = r.bits;
-                    fl |= u32::from(r.flag) << c;
-                }),
-            }
+            fl |= match &d.int {
+                Some(k) => int_pass(k, d, raw, pass, pm, rng, out),
+                None => any_pass(d, raw, pass, pm, rng, out),
+            };
             // Align16: the writemask limits what is written, the flag bits
             // included (Mesa's vec4 liveness counts a flag component as
             // written only under the writemask).
@@ -411,6 +446,7 @@ impl<'a> Machine<'a> {
     }
 
     /// Writes the destination of the channels in `chans`.
+    #[inline(never)]
     fn write_dst(&mut self, d: &DInst, chans: u32) {
         let out = &self.out;
         let size = d.dst.ty.size();
