@@ -268,8 +268,9 @@ impl IntInst {
     }
 
     /// Runs the channels of `pass` (sources in `raw`, the predicate in `pm`),
-    /// their results into `out`; returns their flag bits.
-    #[inline(always)]
+    /// their results into `out`; returns their flag bits. Not inlined into
+    /// the machine's loop (see `Machine::gather`).
+    #[inline(never)]
     pub(crate) fn run_pass(
         &self,
         d: &DInst,

@@ -1,7 +1,6 @@
 //! Thread execution: register file, channel masks, control flow, messages.
 
 use super::decode::{DInst, DSrc, Decoded, File};
-use super::int_lane::IntInst;
 use super::lane::any_lane;
 use super::num::SplitMix;
 use super::{Dispatch, FaultKind, SimConfig, Stored};
@@ -109,21 +108,6 @@ fn write_le(buf: &mut [u8], off: usize, size: u32, v: u64) {
         4 => buf[off..off + 4].copy_from_slice(&(v as u32).to_le_bytes()),
         _ => buf[off..off + 8].copy_from_slice(&v.to_le_bytes()),
     }
-}
-
-/// The channels of `pass` of an integer instruction (its results into
-/// `out`); returns their flag bits.
-#[inline(never)]
-fn int_pass(
-    k: &IntInst,
-    d: &DInst,
-    raw: &[[u64; 32]; 3],
-    pass: u32,
-    pm: u32,
-    rng: &mut SplitMix,
-    out: &mut [u64; 32],
-) -> u32 {
-    k.run_pass(d, raw, pass, pm, rng, out)
 }
 
 /// The channels of `pass` of any other instruction, one by one
@@ -428,7 +412,7 @@ impl<'a> Machine<'a> {
             let out = &mut self.out;
             // The integer form or the general one, chosen once per pass.
             fl |= match &d.int {
-                Some(k) => int_pass(k, d, raw, pass, pm, rng, out),
+                Some(k) => k.run_pass(d, raw, pass, pm, rng, out),
                 None => any_pass(d, raw, pass, pm, rng, out),
             };
             // Align16: the writemask limits what is written, the flag bits
