@@ -72,13 +72,16 @@ impl Skeleton {
                 .iter()
                 .enumerate()
                 .filter(|(_, i)| i.op.is_cf())
-                .map(|(k, i)| {
-                    let jip = (i.op == Opcode::While).then_some(i.jip).flatten();
-                    let uip = (i.op == Opcode::Halt).then_some(i.uip).flatten();
-                    (k, i.op, jip, uip)
-                })
+                .map(|(k, i)| Skeleton::mark(k, i))
                 .collect(),
         }
+    }
+
+    /// What the skeleton keeps of control-flow instruction `i` at index `k`.
+    fn mark(k: usize, i: &Instruction) -> (usize, Opcode, Option<u32>, Option<u32>) {
+        let jip = (i.op == Opcode::While).then_some(i.jip).flatten();
+        let uip = (i.op == Opcode::Halt).then_some(i.uip).flatten();
+        (k, i.op, jip, uip)
     }
 }
 
@@ -148,12 +151,12 @@ fn analyze_uncached(insts: &[Instruction]) -> Result<CfInfo, CfError> {
     for l in &mut info.loop_starts {
         l.sort_unstable_by(|a, b| b.cmp(a));
     }
-    // Pass 1: build frames; record the innermost frame at each instruction.
+    // Pass 1: build frames; record the innermost frame at each
+    // control-flow instruction (only those have targets: pass 2 visits
+    // them alone).
     let mut frames: Vec<Frame> = Vec::new();
     let mut stack: Vec<usize> = Vec::new();
-    let mut encl: Vec<Option<usize>> = vec![None; n];
-    let mut closes: Vec<Option<usize>> = vec![None; n];
-    let mut opened: Vec<Option<usize>> = vec![None; n];
+    let mut marks: Vec<Mark> = Vec::new();
     let nest_err = |index: usize, msg: &str| CfError {
         rule: "cf-nesting",
         index,
@@ -169,7 +172,15 @@ fn analyze_uncached(insts: &[Instruction]) -> Result<CfInfo, CfError> {
             stack.push(frames.len() - 1);
         }
         info.max_depth = info.max_depth.max(stack.len() as u32);
-        encl[i] = stack.last().copied();
+        if !inst.op.is_cf() {
+            continue;
+        }
+        let encl = stack.last().copied();
+        marks.push(Mark {
+            index: i,
+            encl,
+            frame: None,
+        });
         match inst.op {
             Opcode::If => {
                 frames.push(Frame {
@@ -180,7 +191,7 @@ fn analyze_uncached(insts: &[Instruction]) -> Result<CfInfo, CfError> {
                     parent: stack.last().copied(),
                 });
                 stack.push(frames.len() - 1);
-                opened[i] = Some(frames.len() - 1);
+                set_frame(&mut marks, frames.len() - 1);
                 info.max_depth = info.max_depth.max(stack.len() as u32);
             }
             Opcode::Else => {
@@ -205,7 +216,7 @@ fn analyze_uncached(insts: &[Instruction]) -> Result<CfInfo, CfError> {
                         return Err(nest_err(i, "ENDIF closes an IF around an open loop"))
                     }
                 }
-                closes[i] = Some(top);
+                set_frame(&mut marks, top);
             }
             Opcode::While => {
                 let Some(top) = stack.pop() else {
@@ -215,9 +226,9 @@ fn analyze_uncached(insts: &[Instruction]) -> Result<CfInfo, CfError> {
                     FrameKind::Loop { end } if end == i => {}
                     _ => return Err(nest_err(i, "WHILE closes a loop around an open IF")),
                 }
-                closes[i] = Some(top);
+                set_frame(&mut marks, top);
             }
-            Opcode::Break | Opcode::Cont if innermost_loop(&frames, encl[i]).is_none() => {
+            Opcode::Break | Opcode::Cont if innermost_loop(&frames, encl).is_none() => {
                 return Err(CfError {
                     rule: "cf-break-outside-loop",
                     index: i,
@@ -235,21 +246,27 @@ fn analyze_uncached(insts: &[Instruction]) -> Result<CfInfo, CfError> {
         };
         return Err(nest_err(n.saturating_sub(1), what));
     }
-    // Pass 2: expected targets.
-    for (i, inst) in insts.iter().enumerate() {
+    // Pass 2: expected targets (the other instructions have none).
+    for &Mark {
+        index: i,
+        encl,
+        frame,
+    } in &marks
+    {
+        let inst = &insts[i];
         let (j, u) = match inst.op {
-            Opcode::If => match opened[i].map(|f| frames[f].kind) {
+            Opcode::If => match frame.map(|f| frames[f].kind) {
                 Some(FrameKind::If { else_idx, endif }) => {
                     (Some(else_idx.map_or(endif, |e| e + 1)), Some(endif))
                 }
                 _ => (None, None),
             },
-            Opcode::Else => match encl[i].map(|f| frames[f].kind) {
+            Opcode::Else => match encl.map(|f| frames[f].kind) {
                 Some(FrameKind::If { endif, .. }) => (Some(endif), Some(endif)),
                 _ => (None, None),
             },
             Opcode::Endif => {
-                let parent = closes[i].and_then(|f| frames[f].parent);
+                let parent = frame.and_then(|f| frames[f].parent);
                 let end = match parent {
                     Some(p) => block_end(&frames[p].kind, i),
                     None => i + 1,
@@ -258,8 +275,8 @@ fn analyze_uncached(insts: &[Instruction]) -> Result<CfInfo, CfError> {
             }
             Opcode::While => (inst.jip.map(|s| s as usize), None),
             Opcode::Break | Opcode::Cont => {
-                let end = encl[i].map(|f| block_end(&frames[f].kind, i));
-                let lp = innermost_loop(&frames, encl[i]);
+                let end = encl.map(|f| block_end(&frames[f].kind, i));
+                let lp = innermost_loop(&frames, encl);
                 (end, lp)
             }
             Opcode::Halt => {
@@ -280,7 +297,7 @@ fn analyze_uncached(insts: &[Instruction]) -> Result<CfInfo, CfError> {
                         ),
                     });
                 }
-                let end = encl[i].map_or(t, |f| block_end(&frames[f].kind, i));
+                let end = encl.map_or(t, |f| block_end(&frames[f].kind, i));
                 (Some(end), Some(t))
             }
             _ => (None, None),
@@ -289,6 +306,23 @@ fn analyze_uncached(insts: &[Instruction]) -> Result<CfInfo, CfError> {
         info.uip[i] = u.map(|x| x as u32);
     }
     Ok(info)
+}
+
+/// A control-flow instruction as pass 1 of [`analyze_uncached`] found it.
+#[derive(Clone, Copy)]
+struct Mark {
+    index: usize,
+    /// The innermost frame open at it.
+    encl: Option<usize>,
+    /// The frame it opens (IF) or closes (ENDIF, WHILE).
+    frame: Option<usize>,
+}
+
+/// Records the frame the last mark opens or closes.
+fn set_frame(marks: &mut [Mark], frame: usize) {
+    if let Some(m) = marks.last_mut() {
+        m.frame = Some(frame);
+    }
 }
 
 fn block_end(kind: &FrameKind, at: usize) -> usize {
