@@ -131,26 +131,30 @@ fn decode_into(out: &mut Vec<DInst>, i: &Instruction, cfg: &MachineConfig) {
     // `check` finds them: the sources' (at most three), then the
     // destination's.
     let mut spans: [(File, u64, u64); 4] = [(File::Null, 0, 0); 4];
-    let mut check = |slot: usize, file: File, start_reg: u64, offs: &[u32], size: u32| {
-        let limit = if file == File::Flag { 8 } else { file_bytes };
-        let mut lo = u64::MAX;
-        let mut hi = 0u64;
-        for &o in offs {
-            lo = lo.min(o as u64);
-            hi = hi.max(o as u64 + size as u64);
-        }
-        if offs.is_empty() {
-            return;
-        }
-        if let Some(s) = spans.get_mut(slot) {
-            *s = (file, lo, hi);
-        }
-        if hi > limit {
-            fault.get_or_insert(FaultKind::GrfOutOfRange { byte: hi - 1 });
-        } else if file == File::Grf && (hi - 1) / gb > start_reg + 1 {
-            fault.get_or_insert(FaultKind::RegionTooWide);
-        }
-    };
+    // `increasing`: the offsets never decrease (linear regions and every
+    // destination), so the first and last bound them.
+    let mut check =
+        |slot: usize, file: File, start_reg: u64, offs: &[u32], size: u32, increasing: bool| {
+            let limit = if file == File::Flag { 8 } else { file_bytes };
+            let (Some(&first), Some(&last)) = (offs.first(), offs.last()) else {
+                return;
+            };
+            let (lo, hi) = if increasing {
+                (first as u64, last as u64 + size as u64)
+            } else {
+                offs.iter().fold((u64::MAX, 0u64), |(lo, hi), &o| {
+                    (lo.min(o as u64), hi.max(o as u64 + size as u64))
+                })
+            };
+            if let Some(s) = spans.get_mut(slot) {
+                *s = (file, lo, hi);
+            }
+            if hi > limit {
+                fault.get_or_insert(FaultKind::GrfOutOfRange { byte: hi - 1 });
+            } else if file == File::Grf && (hi - 1) / gb > start_reg + 1 {
+                fault.get_or_insert(FaultKind::RegionTooWide);
+            }
+        };
     let mut srcs = Vec::with_capacity(i.srcs.len());
     for (k, s) in i.srcs.iter().enumerate() {
         // Filled where it lies: a decoded source is 200 bytes.
@@ -172,6 +176,7 @@ fn decode_into(out: &mut Vec<DInst>, i: &Instruction, cfg: &MachineConfig) {
         // Align16: channel c is component c % 4 of vertex c / 4, which
         // reads its swizzled component of the vertex's row `<v,4,1>`.
         let swizzle = i.swizzle(k);
+        // Places the channels; returns whether their offsets increase.
         let mut place = |base: u64, sub: u64| match swizzle {
             Some(swz) => {
                 for c in 0..exec as u64 {
@@ -179,6 +184,7 @@ fn decode_into(out: &mut Vec<DInst>, i: &Instruction, cfg: &MachineConfig) {
                     let o = base + sub * sz + (c / 4) * v * sz + k * sz;
                     d.off[c as usize] = o.min(u32::MAX as u64) as u32;
                 }
+                false
             }
             // Rows that continue each other, or a single row: channel c
             // reads c elements of the horizontal stride on.
@@ -187,6 +193,7 @@ fn decode_into(out: &mut Vec<DInst>, i: &Instruction, cfg: &MachineConfig) {
                 for c in 0..exec as u64 {
                     d.off[c as usize] = (start + c * h * sz).min(u32::MAX as u64) as u32;
                 }
+                true
             }
             None => {
                 for c in 0..exec as u64 {
@@ -194,24 +201,33 @@ fn decode_into(out: &mut Vec<DInst>, i: &Instruction, cfg: &MachineConfig) {
                     let o = base + sub * sz + row * v * sz + col * h * sz;
                     d.off[c as usize] = o.min(u32::MAX as u64) as u32;
                 }
+                false
             }
         };
         match s.kind {
             SrcKind::Grf { nr, sub } => {
                 d.file = File::Grf;
-                place(nr as u64 * gb, sub as u64);
+                let increasing = place(nr as u64 * gb, sub as u64);
                 check(
                     k,
                     File::Grf,
                     nr as u64,
                     &d.off[..exec as usize],
                     s.ty.size(),
+                    increasing,
                 );
             }
             SrcKind::Flag { nr, sub } => {
                 d.file = File::Flag;
-                place(nr as u64 * 4, sub as u64);
-                check(k, File::Flag, 0, &d.off[..exec as usize], s.ty.size());
+                let increasing = place(nr as u64 * 4, sub as u64);
+                check(
+                    k,
+                    File::Flag,
+                    0,
+                    &d.off[..exec as usize],
+                    s.ty.size(),
+                    increasing,
+                );
             }
             SrcKind::Imm(bits) => {
                 d.file = File::Imm;
@@ -260,12 +276,20 @@ fn decode_into(out: &mut Vec<DInst>, i: &Instruction, cfg: &MachineConfig) {
                 nr as u64,
                 &dst.off[..exec as usize],
                 i.dst.ty.size(),
+                true,
             );
         }
         DstKind::Flag { nr, sub } => {
             place(nr as u64 * 4, sub as u64);
             dst.file = File::Flag;
-            check(3, File::Flag, 0, &dst.off[..exec as usize], i.dst.ty.size());
+            check(
+                3,
+                File::Flag,
+                0,
+                &dst.off[..exec as usize],
+                i.dst.ty.size(),
+                true,
+            );
         }
         DstKind::Null => {}
     }
@@ -349,6 +373,41 @@ mod tests {
         assert_eq!(width("add(8) g4<1>Q g5<4,4,1>Q g12<4,4,1>Q"), 4);
         // No destination to overlap.
         assert_eq!(width("cmp.l.f0.0(16) null<1>D g4<8,8,1>D g6<8,8,1>D"), 16);
+    }
+
+    /// The bytes an operand spans, from its first and last channel when
+    /// the offsets increase (linear regions, destinations) or from all of
+    /// them: past the register file, or over more than two registers,
+    /// the instruction faults when run.
+    #[test]
+    fn operands_past_the_file_or_two_registers_fault() {
+        let fault = |text: &str| {
+            let i = crate::asm::parse_program(text).unwrap().insts.remove(0);
+            decode_inst(&i, &MachineConfig::GFX11).fault
+        };
+        let file = MachineConfig::GFX11.grf_file_bytes();
+        // Linear: g127 and the 32 bytes after it; rows <16;8,2> of UD
+        // reach from g10 into g13.
+        assert_eq!(
+            fault("mov(16) g2<1>UD g127<8,8,1>UD"),
+            Some(FaultKind::GrfOutOfRange { byte: file + 31 })
+        );
+        assert_eq!(
+            fault("mov(16) g2<1>UD g10<16,8,2>UD"),
+            Some(FaultKind::RegionTooWide)
+        );
+        assert_eq!(fault("mov(16) g2<1>UD g10<8,8,1>UD"), None);
+        // Not linear: rows of four a register apart (<8;4,1> of UD), the
+        // last channel the highest byte; the destination past the file.
+        assert_eq!(
+            fault("mov(16) g2<1>UD g10<8,4,1>UD"),
+            Some(FaultKind::RegionTooWide)
+        );
+        assert_eq!(fault("mov(8) g2<1>UD g10<8,4,1>UD"), None);
+        assert_eq!(
+            fault("mov(16) g127<1>UD g10<8,8,1>UD"),
+            Some(FaultKind::GrfOutOfRange { byte: file + 31 })
+        );
     }
 
     /// Every Align1 source region, width and type decodes to the offsets
