@@ -130,6 +130,70 @@ fn any_pass(
     fl
 }
 
+/// A thread's garbage: its register file's and flags' undefined bits at
+/// dispatch, and where its undefined-value stream goes on from.
+struct Garbage {
+    seed: u64,
+    grf: Vec<u8>,
+    flags: u64,
+    /// The stream's state after drawing them.
+    rng_after: u64,
+}
+
+thread_local! {
+    /// The garbage of the last threads dispatched on this thread: every
+    /// simulation of a campaign draws the same for its thread `t` (the
+    /// seed is the campaign's), and copying it back is cheaper than
+    /// drawing 4 KB again.
+    static GARBAGE: std::cell::RefCell<Vec<std::rc::Rc<Garbage>>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The most threads' garbage [`GARBAGE`] keeps (at 4 KB each).
+const GARBAGE_KEPT: usize = 16;
+
+impl Garbage {
+    /// The garbage of stream `seed` for a register file of `bytes`.
+    fn of(seed: u64, bytes: usize) -> std::rc::Rc<Garbage> {
+        GARBAGE.with(|kept| {
+            let mut kept = kept.borrow_mut();
+            if let Some(g) = kept.iter().find(|g| g.seed == seed && g.grf.len() == bytes) {
+                return g.clone();
+            }
+            let g = std::rc::Rc::new(Garbage::draw(seed, bytes));
+            if kept.len() == GARBAGE_KEPT {
+                kept.clear();
+            }
+            kept.push(g.clone());
+            g
+        })
+    }
+
+    /// Draws it: whole words, then a short tail (the same bytes as copying
+    /// each word's first bytes), then the flags.
+    fn draw(seed: u64, bytes: usize) -> Garbage {
+        let mut rng = SplitMix(seed);
+        let mut grf = vec![0u8; bytes];
+        let mut words = grf.chunks_exact_mut(8);
+        for chunk in &mut words {
+            let g: &mut [u8; 8] = chunk.try_into().expect("8 bytes");
+            *g = rng.next().to_le_bytes();
+        }
+        let tail = words.into_remainder();
+        if !tail.is_empty() {
+            let g = rng.next().to_le_bytes();
+            tail.copy_from_slice(&g[..tail.len()]);
+        }
+        let flags = rng.next();
+        Garbage {
+            seed,
+            grf,
+            flags,
+            rng_after: rng.0,
+        }
+    }
+}
+
 impl<'a> Machine<'a> {
     pub(crate) fn new(
         dec: &'a Decoded,
@@ -167,21 +231,11 @@ impl<'a> Machine<'a> {
     #[inline(never)]
     fn init_thread(&mut self, t: u32) {
         let gb = self.cfg.machine.grf_bytes as usize;
-        self.rng =
-            SplitMix(self.cfg.garbage_seed ^ (t as u64 + 1).wrapping_mul(0xd1b5_4a32_d192_ed03));
-        // Whole words, then a short tail (the same bytes as copying each
-        // word's first bytes, without a copy call per word).
-        let mut words = self.grf.chunks_exact_mut(8);
-        for chunk in &mut words {
-            let g: &mut [u8; 8] = chunk.try_into().expect("8 bytes");
-            *g = self.rng.next().to_le_bytes();
-        }
-        let tail = words.into_remainder();
-        if !tail.is_empty() {
-            let g = self.rng.next().to_le_bytes();
-            tail.copy_from_slice(&g[..tail.len()]);
-        }
-        self.flags = self.rng.next();
+        let seed = self.cfg.garbage_seed ^ (t as u64 + 1).wrapping_mul(0xd1b5_4a32_d192_ed03);
+        let garbage = Garbage::of(seed, self.grf.len());
+        self.grf.copy_from_slice(&garbage.grf);
+        self.flags = garbage.flags;
+        self.rng = SplitMix(garbage.rng_after);
         self.scratch.clear();
         // Its own stream: programs without scratch see the garbage they saw
         // before scratch was modelled.
@@ -664,5 +718,36 @@ impl<'a> Machine<'a> {
             _ => {}
         }
         (ip + 1, None)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A thread's garbage is drawn once per seed and size and handed out
+    /// again; what is handed out is what drawing gives: each word of the
+    /// stream in turn (a short tail from the next one), then the flags,
+    /// and the stream goes on after them.
+    #[test]
+    fn garbage_is_the_stream_s_words_then_the_flags_drawn_once() {
+        for bytes in [4096usize, 4100, 4] {
+            let g = Garbage::of(77, bytes);
+            let mut rng = SplitMix(77);
+            let mut want = Vec::new();
+            while want.len() < bytes {
+                want.extend_from_slice(&rng.next().to_le_bytes());
+            }
+            want.truncate(bytes);
+            assert_eq!(g.grf, want);
+            assert_eq!(g.flags, rng.next());
+            assert_eq!(SplitMix(g.rng_after).next(), rng.next());
+            assert!(std::rc::Rc::ptr_eq(&g, &Garbage::of(77, bytes)));
+        }
+        // Another seed, and more seeds than are kept: each its own again.
+        assert_ne!(Garbage::of(78, 4096).grf, Garbage::of(77, 4096).grf);
+        for seed in 0..2 * GARBAGE_KEPT as u64 {
+            assert_eq!(Garbage::of(seed, 64).grf, Garbage::draw(seed, 64).grf);
+        }
     }
 }
