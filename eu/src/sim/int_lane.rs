@@ -155,6 +155,12 @@ pub(crate) struct IntInst {
     dst: IntTy,
     /// The shortcut its channels take, if one applies.
     kernel: Kernel,
+    /// Every source is plain: at least as wide as the destination and
+    /// without modifiers. Then the low bits a kernel other than a right
+    /// shift or a compare keeps are those of the same operation on the
+    /// raw bits (the bits above a source's width, and its extension,
+    /// never reach them), so [`IntInst::run_plain`] runs it on those.
+    plain: bool,
 }
 
 /// An integer instruction without saturation or a conditional modifier:
@@ -260,11 +266,50 @@ impl IntInst {
                 abs: s.abs,
             };
         }
+        let dst = d.dst.ty.size();
         Some(IntInst {
             srcs,
             dst: IntTy::of(d.dst.ty),
             kernel: Kernel::of(d, n),
+            plain: d.srcs[..n]
+                .iter()
+                .all(|s| !s.neg && !s.abs && s.ty.size() >= dst),
         })
+    }
+
+    /// [`IntInst::run_pass`] of a plain instruction ([`IntInst::plain`])
+    /// whose kernel computes its low bits from the sources' low bits
+    /// alone: on the raw bits, without working out the sources' values.
+    /// None for the others.
+    #[inline(always)]
+    fn run_plain(
+        &self,
+        raw: &[[u64; 32]; 3],
+        pass: u32,
+        pm: u32,
+        out: &mut [u64; 32],
+    ) -> Option<()> {
+        use super::thread::channels as each;
+        let m = self.dst.mask;
+        let [a, b, _] = raw;
+        // The shift count's bits, as `run_pass` takes them.
+        let wide = self.srcs[0].ty.sh == 64 || self.dst.sh == 64;
+        let cm = if wide { 63 } else { 31 };
+        match self.kernel {
+            Kernel::Mov => each(pass, |c| out[c] = a[c] & m),
+            Kernel::SelPred => each(pass, |c| {
+                out[c] = if pm >> c & 1 == 1 { a[c] } else { b[c] } & m
+            }),
+            Kernel::Not => each(pass, |c| out[c] = !a[c] & m),
+            Kernel::And => each(pass, |c| out[c] = a[c] & b[c] & m),
+            Kernel::Or => each(pass, |c| out[c] = (a[c] | b[c]) & m),
+            Kernel::Xor => each(pass, |c| out[c] = (a[c] ^ b[c]) & m),
+            Kernel::Add => each(pass, |c| out[c] = a[c].wrapping_add(b[c]) & m),
+            Kernel::Mul => each(pass, |c| out[c] = a[c].wrapping_mul(b[c]) & m),
+            Kernel::Shl => each(pass, |c| out[c] = a[c].wrapping_shl((b[c] & cm) as u32) & m),
+            Kernel::General | Kernel::Shr | Kernel::Asr | Kernel::Cmp(_) => return None,
+        }
+        Some(())
     }
 
     /// Runs the channels of `pass` (sources in `raw`, the predicate in `pm`),
@@ -280,6 +325,9 @@ impl IntInst {
         rng: &mut SplitMix,
         out: &mut [u64; 32],
     ) -> u32 {
+        if self.plain && self.run_plain(raw, pass, pm, out).is_some() {
+            return 0;
+        }
         let mut flags = 0;
         let m = self.dst.mask;
         let [a, b, _] = raw;
@@ -589,6 +637,8 @@ mod tests {
         ];
         let mut rng = SplitMix(11);
         let mut checked = 0;
+        // Per kernel, the shapes that took the raw-bits path.
+        let mut plain = std::collections::BTreeMap::new();
         for (op, kernel) in kernels {
             for _ in 0..400 {
                 // Any integer type for each operand (up to 32 bits for a
@@ -620,9 +670,13 @@ mod tests {
                 let d = decode_inst(&i, &MachineConfig::GFX11);
                 let k = d.int.as_ref().expect("an integer form");
                 assert_eq!(k.kernel, kernel, "{}", crate::print_instruction(&i));
+                let mut lanes = [[0u64; 32]; 3];
+                if k.plain && k.run_plain(&lanes, 0, 0, &mut [0; 32]).is_some() {
+                    *plain.entry(format!("{kernel:?}")).or_insert(0) += 1;
+                }
                 for c in 0..32 {
                     let raw = [bits(&mut rng), bits(&mut rng), bits(&mut rng)];
-                    let mut lanes = [[0u64; 32]; 3];
+                    lanes = [[0u64; 32]; 3];
                     for (l, &r) in lanes.iter_mut().zip(&raw) {
                         l[c] = r;
                     }
@@ -643,6 +697,14 @@ mod tests {
             }
         }
         assert_eq!(checked, 13 * 400 * 32);
+        // Every kernel but the right shifts and compares ran on raw bits
+        // for some of its shapes (sources at least as wide as the
+        // destination, without modifiers).
+        let want = [
+            "Add", "And", "Mov", "Mul", "Not", "Or", "SelPred", "Shl", "Xor",
+        ];
+        assert_eq!(plain.keys().map(String::as_str).collect::<Vec<_>>(), want);
+        assert!(plain.values().all(|&n| n >= 10), "{plain:?}");
     }
 
     #[test]
