@@ -155,11 +155,12 @@ pub(crate) struct IntInst {
     dst: IntTy,
     /// The shortcut its channels take, if one applies.
     kernel: Kernel,
-    /// Every source is plain: at least as wide as the destination and
-    /// without modifiers. Then the low bits a kernel other than a right
-    /// shift or a compare keeps are those of the same operation on the
-    /// raw bits (the bits above a source's width, and its extension,
-    /// never reach them), so [`IntInst::run_plain`] runs it on those.
+    /// Every source is plain (at least as wide as the destination and
+    /// without modifiers) and the kernel is one whose kept low bits are
+    /// those of the same operation on the raw bits (not a right shift, a
+    /// compare or the general lane): the bits above a source's width, and
+    /// its extension, never reach them, so [`IntInst::run_plain`] runs it
+    /// on those.
     plain: bool,
 }
 
@@ -267,28 +268,26 @@ impl IntInst {
             };
         }
         let dst = d.dst.ty.size();
+        let kernel = Kernel::of(d, n);
+        let raw_bits = !matches!(
+            kernel,
+            Kernel::General | Kernel::Shr | Kernel::Asr | Kernel::Cmp(_)
+        );
         Some(IntInst {
             srcs,
             dst: IntTy::of(d.dst.ty),
-            kernel: Kernel::of(d, n),
-            plain: d.srcs[..n]
-                .iter()
-                .all(|s| !s.neg && !s.abs && s.ty.size() >= dst),
+            kernel,
+            plain: raw_bits
+                && d.srcs[..n]
+                    .iter()
+                    .all(|s| !s.neg && !s.abs && s.ty.size() >= dst),
         })
     }
 
-    /// [`IntInst::run_pass`] of a plain instruction ([`IntInst::plain`])
-    /// whose kernel computes its low bits from the sources' low bits
-    /// alone: on the raw bits, without working out the sources' values.
-    /// None for the others.
+    /// [`IntInst::run_pass`] of a plain instruction ([`IntInst::plain`]):
+    /// on the raw bits, without working out the sources' values.
     #[inline(always)]
-    fn run_plain(
-        &self,
-        raw: &[[u64; 32]; 3],
-        pass: u32,
-        pm: u32,
-        out: &mut [u64; 32],
-    ) -> Option<()> {
+    fn run_plain(&self, raw: &[[u64; 32]; 3], pass: u32, pm: u32, out: &mut [u64; 32]) {
         use super::thread::channels as each;
         let m = self.dst.mask;
         let [a, b, _] = raw;
@@ -307,9 +306,10 @@ impl IntInst {
             Kernel::Add => each(pass, |c| out[c] = a[c].wrapping_add(b[c]) & m),
             Kernel::Mul => each(pass, |c| out[c] = a[c].wrapping_mul(b[c]) & m),
             Kernel::Shl => each(pass, |c| out[c] = a[c].wrapping_shl((b[c] & cm) as u32) & m),
-            Kernel::General | Kernel::Shr | Kernel::Asr | Kernel::Cmp(_) => return None,
+            Kernel::General | Kernel::Shr | Kernel::Asr | Kernel::Cmp(_) => {
+                unreachable!("not plain: {:?}", self.kernel)
+            }
         }
-        Some(())
     }
 
     /// Runs the channels of `pass` (sources in `raw`, the predicate in `pm`),
@@ -325,7 +325,8 @@ impl IntInst {
         rng: &mut SplitMix,
         out: &mut [u64; 32],
     ) -> u32 {
-        if self.plain && self.run_plain(raw, pass, pm, out).is_some() {
+        if self.plain {
+            self.run_plain(raw, pass, pm, out);
             return 0;
         }
         let mut flags = 0;
@@ -670,13 +671,12 @@ mod tests {
                 let d = decode_inst(&i, &MachineConfig::GFX11);
                 let k = d.int.as_ref().expect("an integer form");
                 assert_eq!(k.kernel, kernel, "{}", crate::print_instruction(&i));
-                let mut lanes = [[0u64; 32]; 3];
-                if k.plain && k.run_plain(&lanes, 0, 0, &mut [0; 32]).is_some() {
+                if k.plain {
                     *plain.entry(format!("{kernel:?}")).or_insert(0) += 1;
                 }
                 for c in 0..32 {
                     let raw = [bits(&mut rng), bits(&mut rng), bits(&mut rng)];
-                    lanes = [[0u64; 32]; 3];
+                    let mut lanes = [[0u64; 32]; 3];
                     for (l, &r) in lanes.iter_mut().zip(&raw) {
                         l[c] = r;
                     }
