@@ -39,6 +39,8 @@ pub struct FeedbackSide {
     pub id: super::CampaignId,
     /// Its mix.
     pub mix: super::mix::Mix,
+    /// The threads that make the snapshots.
+    pub pool: rayon::ThreadPool,
 }
 
 impl Collector {
@@ -93,6 +95,7 @@ impl Collector {
                 &ckpt.counters.decision_points,
                 &make,
                 &reduce,
+                &fb.pool,
             );
             super::feedback::save(&fb.out, &next)?;
             *progress = super::feedback::EpochProgress {

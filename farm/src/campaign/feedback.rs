@@ -23,6 +23,7 @@ use super::stats::PointCount;
 use anyhow::{Context, Result};
 use generator::entropy::{Entropy, SeedEntropy};
 use ir::Case;
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -272,12 +273,17 @@ fn weight(points: &[String], counts: &BTreeMap<String, PointCount>) -> u64 {
 /// entries focused on frontier points (reduced with `reduce`, see
 /// [`super::focus`]), the heaviest [`CORPUS_MAX`] kept, with the
 /// campaign's counts at the boundary.
+///
+/// The regenerations and reductions run on `pool`'s threads (the workers
+/// wait for this snapshot meanwhile); their results are taken in the same
+/// order whatever the thread count.
 pub fn next_snapshot(
     prev: &Snapshot,
     progress: &EpochProgress,
     counts: &BTreeMap<String, PointCount>,
-    make: &dyn Fn(u64) -> (u64, Made),
-    reduce: &dyn Fn(&Entry, &str) -> Vec<Case>,
+    make: &(dyn Fn(u64) -> (u64, Made) + Sync),
+    reduce: &(dyn Fn(&Entry, &str) -> Vec<Case> + Sync),
+    pool: &rayon::ThreadPool,
 ) -> Snapshot {
     let mut kept: BTreeMap<u64, Vec<String>> = BTreeMap::new();
     for (point, locals) in &progress.firsts {
@@ -286,20 +292,25 @@ pub fn next_snapshot(
         }
     }
     let mut corpus: Vec<Entry> = prev.corpus.clone();
-    for (local, points) in kept {
-        let (g, made) = make(local);
-        corpus.push(Entry {
-            case_index: g,
-            case: ir::print_case(&made.case),
-            recipe: made.recipe,
-            points,
-            weight: 0,
-            focus: None,
-        });
-    }
+    let kept: Vec<(u64, Vec<String>)> = kept.into_iter().collect();
+    corpus.extend(pool.install(|| {
+        kept.into_par_iter()
+            .map(|(local, points)| {
+                let (g, made) = make(local);
+                Entry {
+                    case_index: g,
+                    case: ir::print_case(&made.case),
+                    recipe: made.recipe,
+                    points,
+                    weight: 0,
+                    focus: None,
+                }
+            })
+            .collect::<Vec<_>>()
+    }));
     let mut focused = prev.focused.clone();
     let front = super::focus::campaign_frontier(counts);
-    super::focus::add_focused(&mut corpus, &mut focused, counts, &front, reduce);
+    super::focus::add_focused(&mut corpus, &mut focused, counts, &front, reduce, pool);
     for e in &mut corpus {
         e.weight = weight(&e.points, counts) + super::focus::focus_weight(e, &front);
     }
@@ -316,6 +327,16 @@ pub fn next_snapshot(
         corpus,
         focused,
     }
+}
+
+/// The threads that make snapshots: as many as the campaign has workers
+/// (they are idle meanwhile, waiting for the snapshot).
+pub fn snapshot_pool(jobs: usize) -> Result<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.max(1))
+        .thread_name(|i| format!("snapshot-{i}"))
+        .build()
+        .context("cannot start the threads that make feedback snapshots")
 }
 
 /// The snapshots shared by the collector (which makes them) and the
@@ -403,13 +424,14 @@ impl InMemory {
 
     /// Records that case `index` is done and what it reached; makes the
     /// next snapshots when their epochs are complete (`make` regenerates a
-    /// kept case from the snapshot of its epoch).
+    /// kept case from the snapshot of its epoch), on `pool`'s threads.
     pub fn done(
         &self,
         index: u64,
         coverage: &BTreeMap<&'static str, (u64, u64)>,
-        make: &dyn Fn(&Snapshot, u64) -> Made,
-        reduce: &dyn Fn(&Entry, &str) -> Vec<Case>,
+        make: &(dyn Fn(&Snapshot, u64) -> Made + Sync),
+        reduce: &(dyn Fn(&Entry, &str) -> Vec<Case> + Sync),
+        pool: &rayon::ThreadPool,
     ) {
         let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
         let snapshot = self.shared.current();
@@ -444,6 +466,7 @@ impl InMemory {
                 &st.counts,
                 &|l| (l, make(&current, l)),
                 reduce,
+                pool,
             );
             st.progress = EpochProgress {
                 epoch: next.epoch,
@@ -551,7 +574,8 @@ mod tests {
                 },
             )
         };
-        let next = next_snapshot(&prev, &progress, &counts, &make, &|_, _| vec![]);
+        let pool = snapshot_pool(2).unwrap();
+        let next = next_snapshot(&prev, &progress, &counts, &make, &|_, _| vec![], &pool);
         assert_eq!(next.epoch, 1);
         assert_eq!(next.counts["rare"], 1);
         let entries: Vec<(u64, &[String], u64)> = next

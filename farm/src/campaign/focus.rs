@@ -19,6 +19,7 @@ use super::mix::Mix;
 use super::stats::PointCount;
 use ir::Case;
 use oracle::{Capture, Config, Session};
+use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Frontier points focused per snapshot, at most (each focus is one
@@ -124,7 +125,19 @@ pub fn focus(case: &Case, configs: &[Config], point: &str, seed: u64) -> Vec<Cas
             continue;
         }
         seen.push(config.strategy);
-        let reduced = triage::reduce::Reducer::new(|c: &Case, cfg: &Config| reaches(c, cfg, point))
+        // Whether a program reaches the point does not depend on the
+        // dispatch, and the reducer asks about one program many times
+        // while it shrinks the data: the last answer is kept.
+        let mut last: Option<(ir::Program, Config, bool)> = None;
+        let predicate = move |c: &Case, cfg: &Config| match &last {
+            Some((p, k, r)) if *p == c.program && k == cfg => *r,
+            _ => {
+                let r = reaches(c, cfg, point);
+                last = Some((c.program.clone(), cfg.clone(), r));
+                r
+            }
+        };
+        let reduced = triage::reduce::Reducer::new(predicate)
             .minimize_config(false)
             .max_checks(FOCUS_CHECKS)
             .run(case, config);
@@ -170,7 +183,8 @@ pub fn add_focused(
     focused: &mut BTreeSet<String>,
     counts: &BTreeMap<String, PointCount>,
     front: &BTreeMap<String, u64>,
-    reduce: &dyn Fn(&Entry, &str) -> Vec<Case>,
+    reduce: &(dyn Fn(&Entry, &str) -> Vec<Case> + Sync),
+    pool: &rayon::ThreadPool,
 ) {
     let cases = |p: &str| counts.get(p).map_or(0, |c| c.cases);
     // The points beside the most unexplored outcomes first, then the rarest.
@@ -191,11 +205,17 @@ pub fn add_focused(
             break;
         }
     }
+    todo.truncate(FOCUS_PER_EPOCH);
+    // The reductions are independent: one per thread, kept in order.
+    let reduced: Vec<Vec<Case>> = pool.install(|| {
+        todo.par_iter()
+            .map(|&(i, point)| reduce(&corpus[i], point))
+            .collect()
+    });
     let mut added = Vec::new();
-    for (i, point) in todo.into_iter().take(FOCUS_PER_EPOCH) {
+    for ((i, point), r) in todo.into_iter().zip(reduced) {
         let source = &corpus[i];
         focused.insert(focus_key(point, source.case_index));
-        let r = reduce(source, point);
         for case in r {
             added.push(Entry {
                 case_index: source.case_index,
@@ -301,5 +321,74 @@ mod tests {
             ("eu:p/e/fold".to_string(), 1),
         ]);
         assert_eq!(frontier(&counts, &catalogue), want);
+    }
+
+    #[test]
+    fn focusing_takes_the_sources_in_order_whatever_the_thread_count() {
+        let entry = |case_index: u64, points: &[&str], focus: Option<&str>| Entry {
+            case_index,
+            case: String::new(),
+            recipe: None,
+            points: points.iter().map(|p| p.to_string()).collect(),
+            weight: 0,
+            focus: focus.map(str::to_string),
+        };
+        let corpus = vec![
+            entry(30, &["p/a"], None),
+            entry(10, &["p/a", "p/b"], None),
+            entry(20, &["p/b"], None),
+            entry(40, &["p/a"], Some("p/a")),
+        ];
+        let counts = BTreeMap::from([
+            (
+                "p/a".to_string(),
+                PointCount {
+                    cases: 5,
+                    ..Default::default()
+                },
+            ),
+            (
+                "p/b".to_string(),
+                PointCount {
+                    cases: 1,
+                    ..Default::default()
+                },
+            ),
+        ]);
+        // `p/a` has more unexplored neighbours, so it goes first.
+        let front = BTreeMap::from([("p/a".to_string(), 2), ("p/b".to_string(), 1)]);
+        let case = |seed: u64| generator::generate(seed, &generator::Config::default());
+        // The source 20 reduces to nothing for `p/b`; the others to one case.
+        let reduce = |e: &Entry, p: &str| match (e.case_index, p) {
+            (20, "p/b") => vec![],
+            (i, _) => vec![case(i)],
+        };
+        let mut outcomes = Vec::new();
+        for threads in [1, 2] {
+            let pool = super::super::feedback::snapshot_pool(threads).unwrap();
+            let mut c = corpus.clone();
+            let mut focused = BTreeSet::from(["p/a@10".to_string()]);
+            add_focused(&mut c, &mut focused, &counts, &front, &reduce, &pool);
+            outcomes.push((c, focused));
+        }
+        // `p/a`: 30 (10 was focused for it before, 40 is a focused entry);
+        // then `p/b`: 10 and 20, the earliest first; three in all.
+        let (corpus_after, focused) = &outcomes[0];
+        let added: Vec<(u64, &str, String)> = corpus_after[4..]
+            .iter()
+            .map(|e| (e.case_index, e.focus.as_deref().unwrap(), e.case.clone()))
+            .collect();
+        assert_eq!(
+            added,
+            [
+                (30, "p/a", ir::print_case(&case(30))),
+                (10, "p/b", ir::print_case(&case(10))),
+            ]
+        );
+        assert_eq!(
+            focused.iter().map(String::as_str).collect::<Vec<_>>(),
+            ["p/a@10", "p/a@30", "p/b@10", "p/b@20"]
+        );
+        assert_eq!(outcomes[0], outcomes[1]);
     }
 }

@@ -370,12 +370,15 @@ pub fn run(
     } else {
         None
     };
-    collector.feedback = shared.clone().map(|shared| collector::FeedbackSide {
-        shared,
-        out: out.to_path_buf(),
-        id: id.clone(),
-        mix: mix.clone(),
-    });
+    if let Some(shared) = shared.clone() {
+        collector.feedback = Some(collector::FeedbackSide {
+            shared,
+            out: out.to_path_buf(),
+            id: id.clone(),
+            mix: mix.clone(),
+            pool: feedback::snapshot_pool(limits.jobs)?,
+        });
+    }
     collector.advance_feedback()?;
     let (tx, rx) = crossbeam_channel::bounded::<CaseResult>(limits.jobs * 4);
     let cases_at_start = collector.checkpoint.counters.cases;

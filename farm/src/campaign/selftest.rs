@@ -180,6 +180,7 @@ fn search(
     settings: &Settings,
     info: &BugInfo,
     stop: &AtomicBool,
+    pool: &rayon::ThreadPool,
 ) -> (Option<(Detection, f64)>, u64, u64) {
     let mix = Mix {
         strategies: Strategy::ALL.to_vec(),
@@ -234,7 +235,7 @@ fn search(
                 };
                 let searched = detect(settings, &mix, k, snapshot.as_deref());
                 if let Some(f) = &fb {
-                    f.done(k, &searched.coverage, &make, &reduce);
+                    f.done(k, &searched.coverage, &make, &reduce, pool);
                 }
                 ran.fetch_add(1, Ordering::Relaxed);
                 unrelated.fetch_add(searched.unrelated, Ordering::Relaxed);
@@ -265,11 +266,12 @@ pub fn run(
     mut progress: impl FnMut(&Row),
 ) -> Result<Table> {
     let mut rows = Vec::new();
+    let pool = super::feedback::snapshot_pool(settings.jobs)?;
     for info in bugs {
         if stop.load(Ordering::Relaxed) {
             break;
         }
-        let (found, cases_run, unrelated) = search(settings, info, stop);
+        let (found, cases_run, unrelated) = search(settings, info, stop, &pool);
         let mut row = Row {
             bug: info.name.to_string(),
             pass: info.pass.to_string(),

@@ -378,7 +378,8 @@ struct Session<'a> {
     checks: usize,
     max_checks: usize,
     interp_budget: u64,
-    rejected: HashSet<String>,
+    /// Candidates that were UB or failed the predicate.
+    rejected: HashSet<(Case, Config)>,
 }
 
 impl Session<'_> {
@@ -404,18 +405,19 @@ impl Session<'_> {
     }
 
     fn ask(&mut self, case: Case, config: Config, size: Size) -> bool {
-        let key = format!("{}\n{}", ir::print_case(&case), config);
+        // Candidates are remembered as they are (no text to print and
+        // compare): a case asked about again is answered at once.
+        let key = (case, config);
         if self.rejected.contains(&key) {
             return false;
         }
-        if !ub_free(&case, config.simd, self.interp_budget) {
+        if !ub_free(&key.0, key.1.simd, self.interp_budget) {
             self.rejected.insert(key);
             return false;
         }
         self.checks += 1;
-        if (self.predicate)(&case, &config) {
-            self.case = case;
-            self.config = config;
+        if (self.predicate)(&key.0, &key.1) {
+            (self.case, self.config) = key;
             self.size = size;
             true
         } else {
