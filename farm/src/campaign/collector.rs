@@ -155,14 +155,13 @@ impl Collector {
             *c.pass_cases.entry(p.to_string()).or_default() += 1;
         }
         for (point, &(hits, runs)) in &r.coverage {
-            c.decision_points.entry(point.to_string()).or_default().add(
-                &crate::campaign::stats::PointCount {
-                    hits,
-                    runs,
-                    cases: 1,
-                    first_case: r.global,
-                },
-            );
+            let count = crate::campaign::stats::PointCount {
+                hits,
+                runs,
+                cases: 1,
+                first_case: r.global,
+            };
+            crate::campaign::stats::add_point(&mut c.decision_points, point, count);
         }
         c.oracle_suspect += r.suspect as u64;
         let d = &r.driver;

@@ -436,15 +436,13 @@ impl InMemory {
         let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
         let snapshot = self.shared.current();
         for (point, &(hits, runs)) in coverage {
-            st.counts
-                .entry(point.to_string())
-                .or_default()
-                .add(&PointCount {
-                    hits,
-                    runs,
-                    cases: 1,
-                    first_case: index,
-                });
+            let count = PointCount {
+                hits,
+                runs,
+                cases: 1,
+                first_case: index,
+            };
+            super::stats::add_point(&mut st.counts, point, count);
         }
         if st.progress.epoch == snapshot.epoch {
             let rare = snapshot.rare(coverage.keys().copied());

@@ -93,6 +93,17 @@ impl PointCount {
     }
 }
 
+/// Adds `count` to `point`'s count in `counts`. Nearly every point is one
+/// an earlier case reached: its name is copied only the first time.
+pub fn add_point(counts: &mut BTreeMap<String, PointCount>, point: &str, count: PointCount) {
+    match counts.get_mut(point) {
+        Some(total) => total.add(&count),
+        None => {
+            counts.insert(point.to_string(), count);
+        }
+    }
+}
+
 /// Time spent in driver runs, summed over the campaign.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
 pub struct DriverTime {
@@ -244,6 +255,33 @@ pub struct StatsFile<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_point_count_is_added_to_its_total_or_starts_it() {
+        let count = |hits, first_case| PointCount {
+            hits,
+            runs: 1,
+            cases: 1,
+            first_case,
+        };
+        let mut counts = BTreeMap::new();
+        add_point(&mut counts, "eu:p/x", count(3, 7));
+        add_point(&mut counts, "eu:p/x", count(2, 4));
+        add_point(&mut counts, "eu:p/y", count(5, 9));
+        let want = BTreeMap::from([
+            (
+                "eu:p/x".to_string(),
+                PointCount {
+                    hits: 5,
+                    runs: 2,
+                    cases: 2,
+                    first_case: 4,
+                },
+            ),
+            ("eu:p/y".to_string(), count(5, 9)),
+        ]);
+        assert_eq!(counts, want);
+    }
 
     #[test]
     fn watermark_advances_over_out_of_order_completions() {
