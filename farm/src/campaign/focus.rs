@@ -118,34 +118,45 @@ fn with_fresh_data(mut reduced: Case, source: &Case, config: &Config, seed: u64)
 /// reduction that gives up (a point every trivial program reaches) gives
 /// nothing.
 pub fn focus(case: &Case, configs: &[Config], point: &str, seed: u64) -> Vec<Case> {
-    let mut seen = Vec::new();
-    let mut out = Vec::new();
-    for config in configs {
-        if seen.contains(&config.strategy) || !reaches(case, config, point) {
-            continue;
+    let mut strategies = Vec::new();
+    for c in configs {
+        if !strategies.contains(&c.strategy) {
+            strategies.push(c.strategy);
         }
-        seen.push(config.strategy);
-        // Whether a program reaches the point does not depend on the
-        // dispatch, and the reducer asks about one program many times
-        // while it shrinks the data: the last answer is kept.
-        let mut last: Option<(ir::Program, Config, bool)> = None;
-        let predicate = move |c: &Case, cfg: &Config| match &last {
-            Some((p, k, r)) if *p == c.program && k == cfg => *r,
-            _ => {
-                let r = reaches(c, cfg, point);
-                last = Some((c.program.clone(), cfg.clone(), r));
-                r
-            }
-        };
-        let reduced = triage::reduce::Reducer::new(predicate)
-            .minimize_config(false)
-            .max_checks(FOCUS_CHECKS)
-            .run(case, config);
-        if let Ok(r) = reduced {
-            let focused = with_fresh_data(r.case, case, config, seed);
-            if !out.contains(&focused) {
-                out.push(focused);
-            }
+    }
+    // One reduction per strategy, independent of the others: they run on
+    // the current pool's threads and are taken in the strategies' order.
+    let reduced: Vec<Option<Case>> = strategies
+        .par_iter()
+        .map(|&strategy| {
+            let config = configs
+                .iter()
+                .filter(|c| c.strategy == strategy)
+                .find(|c| reaches(case, c, point))?;
+            // Whether a program reaches the point does not depend on the
+            // dispatch, and the reducer asks about one program many times
+            // while it shrinks the data: the last answer is kept.
+            let mut last: Option<(ir::Program, Config, bool)> = None;
+            let predicate = move |c: &Case, cfg: &Config| match &last {
+                Some((p, k, r)) if *p == c.program && k == cfg => *r,
+                _ => {
+                    let r = reaches(c, cfg, point);
+                    last = Some((c.program.clone(), cfg.clone(), r));
+                    r
+                }
+            };
+            let reduced = triage::reduce::Reducer::new(predicate)
+                .minimize_config(false)
+                .max_checks(FOCUS_CHECKS)
+                .run(case, config)
+                .ok()?;
+            Some(with_fresh_data(reduced.case, case, config, seed))
+        })
+        .collect();
+    let mut out = Vec::new();
+    for focused in reduced.into_iter().flatten() {
+        if !out.contains(&focused) {
+            out.push(focused);
         }
     }
     out
