@@ -154,15 +154,7 @@ impl Collector {
         for p in passes {
             *c.pass_cases.entry(p.to_string()).or_default() += 1;
         }
-        for (point, &(hits, runs)) in &r.coverage {
-            let count = crate::campaign::stats::PointCount {
-                hits,
-                runs,
-                cases: 1,
-                first_case: r.global,
-            };
-            crate::campaign::stats::add_point(&mut c.decision_points, point, count);
-        }
+        super::stats::add_case_points(&mut c.decision_points, &r.coverage, r.global);
         c.oracle_suspect += r.suspect as u64;
         let d = &r.driver;
         if d.runs > 0 {

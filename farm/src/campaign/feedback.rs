@@ -292,7 +292,6 @@ pub fn next_snapshot(
         }
     }
     let mut corpus: Vec<Entry> = prev.corpus.clone();
-    let kept: Vec<(u64, Vec<String>)> = kept.into_iter().collect();
     corpus.extend(pool.install(|| {
         kept.into_par_iter()
             .map(|(local, points)| {
@@ -435,15 +434,7 @@ impl InMemory {
     ) {
         let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
         let snapshot = self.shared.current();
-        for (point, &(hits, runs)) in coverage {
-            let count = PointCount {
-                hits,
-                runs,
-                cases: 1,
-                first_case: index,
-            };
-            super::stats::add_point(&mut st.counts, point, count);
-        }
+        super::stats::add_case_points(&mut st.counts, coverage, index);
         if st.progress.epoch == snapshot.epoch {
             let rare = snapshot.rare(coverage.keys().copied());
             st.progress.record(&snapshot, index, &rare);

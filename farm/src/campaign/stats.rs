@@ -104,6 +104,24 @@ pub fn add_point(counts: &mut BTreeMap<String, PointCount>, point: &str, count: 
     }
 }
 
+/// Adds one case's coverage (per point, its hits and config-runs) to
+/// `counts`, as case `case` (global numbering).
+pub fn add_case_points(
+    counts: &mut BTreeMap<String, PointCount>,
+    coverage: &BTreeMap<&'static str, (u64, u64)>,
+    case: u64,
+) {
+    for (point, &(hits, runs)) in coverage {
+        let count = PointCount {
+            hits,
+            runs,
+            cases: 1,
+            first_case: case,
+        };
+        add_point(counts, point, count);
+    }
+}
+
 /// Time spent in driver runs, summed over the campaign.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
 pub struct DriverTime {
