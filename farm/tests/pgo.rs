@@ -13,10 +13,14 @@ use xtask::pgo::{self, Options};
 const CASES: u64 = 300;
 const SEED: u64 = 5_000;
 
+/// This run's scratch space: two target directories (about 800 MB),
+/// removed when the test passes.
+fn scratch_root() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("farm-pgo-{}", std::process::id()))
+}
+
 fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("farm-pgo-{}", std::process::id()))
-        .join(name);
+    let dir = scratch_root().join(name);
     let _ = std::fs::remove_dir_all(&dir);
     dir
 }
@@ -111,4 +115,5 @@ fn the_profile_guided_binary_gives_the_ordinary_builds_verdicts() {
         text.contains("_ZN4farm8campaign4case8run_case"),
         "run_case is not in the profile:\n{text}"
     );
+    std::fs::remove_dir_all(scratch_root()).unwrap();
 }
