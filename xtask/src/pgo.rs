@@ -90,8 +90,12 @@ pub fn run(opts: &Options, log: &mut dyn FnMut(&str)) -> Result<PathBuf> {
     let raw = dir.join("profiles");
     let profdata = dir.join("farm.profdata");
     let train = dir.join("train");
-    for stale in [&raw, &train, &dir.join("check")] {
-        remove_dir(stale)?;
+    let check = dir.join("check");
+    let out = dir.join(format!("farm{}", std::env::consts::EXE_SUFFIX));
+    // A failed run must not leave an earlier run's binary looking like
+    // its result.
+    for stale in [&raw, &train, &check, &profdata, &out] {
+        remove(stale)?;
     }
     std::fs::create_dir_all(&raw).with_context(|| format!("creating {}", raw.display()))?;
 
@@ -133,7 +137,6 @@ pub fn run(opts: &Options, log: &mut dyn FnMut(&str)) -> Result<PathBuf> {
     let optimized = build(&opts.profile, &host, &dir.join("optimized"), &use_flag)?;
 
     log("pgo: check campaign (the default-mix training campaign again)");
-    let check = dir.join("check");
     let args = campaign_args(opts.cases, opts.seed, &check, None);
     let ran = campaign(&optimized, &args, &check, None)?;
     log(&format!("pgo:   {ran}"));
@@ -146,7 +149,6 @@ pub fn run(opts: &Options, log: &mut dyn FnMut(&str)) -> Result<PathBuf> {
             differences.join("\n  ")
         );
     }
-    let out = dir.join(format!("farm{}", std::env::consts::EXE_SUFFIX));
     std::fs::copy(&optimized, &out)
         .with_context(|| format!("copying {} to {}", optimized.display(), out.display()))?;
     log(&format!(
@@ -351,8 +353,14 @@ fn absolute(path: &Path) -> Result<PathBuf> {
     std::path::absolute(path).with_context(|| format!("{}: no absolute path", path.display()))
 }
 
-fn remove_dir(path: &Path) -> Result<()> {
-    match std::fs::remove_dir_all(path) {
+/// Removes a file or a directory tree; one that is not there is no error.
+fn remove(path: &Path) -> Result<()> {
+    let removed = if path.is_dir() {
+        std::fs::remove_dir_all(path)
+    } else {
+        std::fs::remove_file(path)
+    };
+    match removed {
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
             Err(e).with_context(|| format!("removing {}", path.display()))
         }
@@ -455,6 +463,20 @@ mod tests {
             farm_profiles(&raw).unwrap(),
             vec![raw.join("farm-11-c.profraw"), raw.join("farm-12-a.profraw")]
         );
+    }
+
+    #[test]
+    fn stale_files_and_trees_are_removed_and_absent_ones_are_no_error() {
+        let dir = std::env::temp_dir().join(format!("xtask-stale-{}", std::process::id()));
+        let (tree, file) = (dir.join("train"), dir.join("farm"));
+        std::fs::create_dir_all(tree.join("default/findings")).unwrap();
+        std::fs::write(tree.join("default/stats.json"), "{}").unwrap();
+        std::fs::write(&file, "old binary").unwrap();
+        for path in [&tree, &file, &dir.join("absent")] {
+            remove(path).unwrap();
+        }
+        assert!(!tree.exists() && !file.exists());
+        assert!(dir.is_dir());
     }
 
     #[test]
