@@ -47,17 +47,24 @@ const PROFILE_PREFIX: &str = "farm-";
 /// The injected-bug campaign runs this fraction of the default one's cases.
 const INJECTED_SHARE: u64 = 10;
 
-/// What `cargo xtask pgo` builds, and where.
-#[derive(Clone, Debug)]
+/// What `cargo xtask pgo` builds, and where (its command-line options).
+#[derive(Clone, Debug, clap::Args)]
 pub struct Options {
-    /// Cases of the default-mix training campaign.
+    /// Cases of the default-mix training campaign (the check campaign runs
+    /// the same cases again with the optimized binary)
+    #[arg(long, default_value_t = DEFAULT_CASES)]
     pub cases: u64,
-    /// Base seed of the training campaigns.
+    /// Base seed of the training campaigns (far from the seeds campaigns
+    /// and measurements start at by default)
+    #[arg(long, default_value_t = DEFAULT_SEED)]
     pub seed: u64,
-    /// Cargo profile of both builds.
+    /// Cargo profile of both builds (`pgo-check` is a quick build for
+    /// testing the pipeline; campaigns want `release`)
+    #[arg(long, default_value = "release")]
     pub profile: String,
-    /// Where builds, profiles and campaigns go; the binary ends as `farm`
-    /// in it.
+    /// Where the builds, profiles and campaigns go, and the binary at the
+    /// end: DIR/farm (default: the target directory's `pgo/`)
+    #[arg(long, default_value_os_t = default_target_dir(), hide_default_value = true)]
     pub target_dir: PathBuf,
 }
 
